@@ -1,0 +1,648 @@
+//! Layouts: `minor_to_major`, tiles and the attributes after the colon (spec §2), and their validation (§3).
+
+use crate::dtype::ElementType;
+use crate::error::ValidationError;
+use crate::shape::{ParsedArray, MAX_RANK};
+use crate::tile::{Tile, TileDim, Tiles};
+
+/// The most split configurations `SC(..)(..)` one layout may carry.
+pub const MAX_SPLITS: usize = 4;
+/// The most split indices one split configuration may carry.
+pub const MAX_SPLIT_INDICES: usize = 8;
+
+/// A memory space `S(n)` (spec §4, "memory spaces").
+///
+/// ```
+/// use tensor_layout_core::MemorySpace;
+/// assert_eq!(MemorySpace(1).name(), "VMEM (fast on-device memory)");
+/// assert_eq!(MemorySpace(5).name(), "host memory");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct MemorySpace(pub i8);
+
+impl MemorySpace {
+    /// What the memory space holds, by XLA's conventions.
+    ///
+    /// ```
+    /// use tensor_layout_core::MemorySpace;
+    /// assert_eq!(MemorySpace(0).name(), "device HBM (default)");
+    /// assert_eq!(MemorySpace(3).name(), "device-specific");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self.0 {
+            0 => "device HBM (default)",
+            1 => "VMEM (fast on-device memory)",
+            5 => "host memory",
+            6 => "unpinned host memory",
+            _ => "device-specific",
+        }
+    }
+}
+
+/// What the padding of the older `padded_dimensions` layouts holds (seeds 000 and 001).
+///
+/// ```
+/// use tensor_layout_core::PaddingValue;
+/// assert_eq!(PaddingValue::from_name(b"zero"), Some(PaddingValue::Zero));
+/// assert_eq!(PaddingValue::Lowest.name(), "lowest");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PaddingValue {
+    /// No value given (`INVALID_PAD`): the padding holds nothing in particular.
+    Unspecified,
+    /// `ZERO_PAD`.
+    Zero,
+    /// `ONE_PAD`.
+    One,
+    /// `LOWEST_PAD`: the lowest value of the type.
+    Lowest,
+    /// `HIGHEST_PAD`: the highest value of the type.
+    Highest,
+    /// `UNKNOWN_PAD`.
+    Unknown,
+}
+
+impl PaddingValue {
+    /// Looks a padding value up by the name used in the `pad(..)` extension.
+    ///
+    /// ```
+    /// use tensor_layout_core::PaddingValue;
+    /// assert_eq!(PaddingValue::from_name(b"highest"), Some(PaddingValue::Highest));
+    /// assert_eq!(PaddingValue::from_name(b"two"), None);
+    /// ```
+    pub const fn from_name(name: &[u8]) -> Option<PaddingValue> {
+        use crate::dtype::bytes_eq;
+        let all = [
+            PaddingValue::Zero,
+            PaddingValue::One,
+            PaddingValue::Lowest,
+            PaddingValue::Highest,
+            PaddingValue::Unknown,
+        ];
+        let mut i = 0;
+        while i < all.len() {
+            if bytes_eq(all[i].name().as_bytes(), name) {
+                return Some(all[i]);
+            }
+            i += 1;
+        }
+        None
+    }
+
+    /// The name used in the `pad(..)` extension (`""` for [`PaddingValue::Unspecified`]).
+    ///
+    /// ```
+    /// use tensor_layout_core::PaddingValue;
+    /// assert_eq!(PaddingValue::Unknown.name(), "unknown");
+    /// ```
+    pub const fn name(self) -> &'static str {
+        match self {
+            PaddingValue::Unspecified => "",
+            PaddingValue::Zero => "zero",
+            PaddingValue::One => "one",
+            PaddingValue::Lowest => "lowest",
+            PaddingValue::Highest => "highest",
+            PaddingValue::Unknown => "unknown",
+        }
+    }
+}
+
+/// The older XLA `padded_dimensions` + `padding_value`, written `pad(3,5)` or `pad(3,5:zero)` after every XLA
+/// attribute. XLA never gave these fields a text syntax; the lowercase keyword cannot collide with XLA's
+/// attributes (all uppercase or punctuation). Each logical dimension `i` is padded to `dims[i]`; all arithmetic
+/// (strides, tiles, sizes) then uses the padded sizes.
+///
+/// ```
+/// use tensor_layout_core::{ArrayShape, PaddingValue};
+/// let s = ArrayShape::parse("f32[2,3]{0,1:pad(3,5:zero)}").unwrap();
+/// let p = s.layout().padding().unwrap();
+/// assert_eq!(p.dims(), &[3, 5]);
+/// assert_eq!(p.value(), PaddingValue::Zero);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Padding {
+    pub(crate) len: u8,
+    pub(crate) dims: [u64; MAX_RANK],
+    pub(crate) value: PaddingValue,
+}
+
+impl Padding {
+    /// The padded size of each logical dimension.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("f32[10,20]{1,0:pad(15,21)}").unwrap();
+    /// assert_eq!(s.layout().padding().unwrap().dims(), &[15, 21]);
+    /// ```
+    pub const fn dims(&self) -> &[u64] {
+        self.dims.split_at(self.len as usize).0
+    }
+
+    /// What the padding holds.
+    ///
+    /// ```
+    /// use tensor_layout_core::{ArrayShape, PaddingValue};
+    /// let s = ArrayShape::parse("f32[10,20]{1,0:pad(15,21)}").unwrap();
+    /// assert_eq!(s.layout().padding().unwrap().value(), PaddingValue::Unspecified);
+    /// ```
+    pub const fn value(&self) -> PaddingValue {
+        self.value
+    }
+}
+
+/// One split configuration `SC(d:i,...)`: physical dimension `d` (0 = most major) split at the indices.
+///
+/// ```
+/// use tensor_layout_core::parse;
+/// let p = parse::parse_array(b"f32[150,200]{0,1:SC(0:30)(1:40,130)}").unwrap();
+/// let sc = p.layout().split_configs();
+/// assert_eq!(sc[1].dimension(), 1);
+/// assert_eq!(sc[1].indices(), &[40, 130]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SplitConfig {
+    pub(crate) dimension: i64,
+    pub(crate) len: u8,
+    pub(crate) indices: [i64; MAX_SPLIT_INDICES],
+}
+
+impl SplitConfig {
+    /// The physical dimension that is split (0 = most major).
+    ///
+    /// ```
+    /// use tensor_layout_core::parse;
+    /// let p = parse::parse_array(b"f32[150]{0:SC(0:30)}").unwrap();
+    /// assert_eq!(p.layout().split_configs()[0].dimension(), 0);
+    /// ```
+    pub const fn dimension(&self) -> i64 {
+        self.dimension
+    }
+
+    /// The split indices.
+    ///
+    /// ```
+    /// use tensor_layout_core::parse;
+    /// let p = parse::parse_array(b"f32[150]{0:SC(0:30,60)}").unwrap();
+    /// assert_eq!(p.layout().split_configs()[0].indices(), &[30, 60]);
+    /// ```
+    pub const fn indices(&self) -> &[i64] {
+        self.indices.split_at(self.len as usize).0
+    }
+}
+
+/// A layout: `{minor_to_major:attributes}` (spec §2).
+///
+/// ```
+/// use tensor_layout_core::ArrayShape;
+/// let s = ArrayShape::parse("bf16[32,32,4096]{2,1,0:T(8,128)(2,1)S(1)}").unwrap();
+/// let l = s.layout();
+/// assert_eq!(l.minor_to_major(), &[2, 1, 0]);
+/// assert_eq!(l.tiles().len(), 2);
+/// assert_eq!(l.memory_space().0, 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Layout {
+    pub(crate) m2m_len: u8,
+    pub(crate) minor_to_major: [i64; MAX_RANK],
+    pub(crate) tiles: Tiles,
+    pub(crate) tail_padding_alignment: i64,
+    pub(crate) index_type: Option<ElementType>,
+    pub(crate) pointer_type: Option<ElementType>,
+    pub(crate) element_size_bits: i64,
+    pub(crate) memory_space: i64,
+    pub(crate) split_count: u8,
+    pub(crate) splits: [SplitConfig; MAX_SPLITS],
+    pub(crate) has_physical_shape: bool,
+    pub(crate) dynamic_metadata_prefix_bytes: i64,
+    pub(crate) padding: Option<Padding>,
+}
+
+const EMPTY_SPLIT: SplitConfig = SplitConfig {
+    dimension: 0,
+    len: 0,
+    indices: [0; MAX_SPLIT_INDICES],
+};
+
+impl Layout {
+    /// The empty layout (no `minor_to_major` entries, no attributes): what a scalar has.
+    pub(crate) const EMPTY: Layout = Layout {
+        m2m_len: 0,
+        minor_to_major: [0; MAX_RANK],
+        tiles: Tiles::NONE,
+        tail_padding_alignment: 1,
+        index_type: None,
+        pointer_type: None,
+        element_size_bits: 0,
+        memory_space: 0,
+        split_count: 0,
+        splits: [EMPTY_SPLIT; MAX_SPLITS],
+        has_physical_shape: false,
+        dynamic_metadata_prefix_bytes: 0,
+        padding: None,
+    };
+
+    /// XLA's default layout for `rank` dimensions: major-to-minor, `{rank-1, ..., 1, 0}`. `rank` is clamped to
+    /// [`MAX_RANK`].
+    ///
+    /// ```
+    /// use tensor_layout_core::Layout;
+    /// assert_eq!(Layout::default_for_rank(3).minor_to_major(), &[2, 1, 0]);
+    /// ```
+    pub const fn default_for_rank(rank: usize) -> Layout {
+        let rank = if rank > MAX_RANK { MAX_RANK } else { rank };
+        let mut l = Layout::EMPTY;
+        let mut i = 0;
+        while i < rank {
+            l.minor_to_major[i] = (rank - 1 - i) as i64;
+            i += 1;
+        }
+        l.m2m_len = rank as u8;
+        l
+    }
+
+    /// The `minor_to_major` entries, as written (validated shapes hold a permutation of `0..rank`).
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert_eq!(ArrayShape::parse("f32[1,2,3]{0,2,1}").unwrap().layout().minor_to_major(), &[0, 2, 1]);
+    /// ```
+    pub const fn minor_to_major(&self) -> &[i64] {
+        self.minor_to_major.split_at(self.m2m_len as usize).0
+    }
+
+    /// The tiles `T(..)(..)`, outermost level first.
+    ///
+    /// ```
+    /// use tensor_layout_core::{ArrayShape, TileDim};
+    /// let s = ArrayShape::parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap();
+    /// assert_eq!(s.layout().tiles()[0].dims()[0], TileDim::Combine);
+    /// ```
+    pub const fn tiles(&self) -> &[Tile] {
+        self.tiles.as_slice()
+    }
+
+    /// `L(n)`: the element count is rounded up to a multiple of n (1 when absent).
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert_eq!(ArrayShape::parse("f32[3]{0:L(8)}").unwrap().layout().tail_padding_alignment(), 8);
+    /// ```
+    pub const fn tail_padding_alignment(&self) -> i64 {
+        self.tail_padding_alignment
+    }
+
+    /// `E(n)`: storage bits per element, 0 meaning the type's own byte width.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert_eq!(ArrayShape::parse("s4[16]{0:E(4)}").unwrap().layout().element_size_bits(), 4);
+    /// ```
+    pub const fn element_size_bits(&self) -> i64 {
+        self.element_size_bits
+    }
+
+    /// `S(n)`: the memory space (0 when absent). Validated layouts hold a value in `-128..=127`.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert_eq!(ArrayShape::parse("f32[3]{0:S(5)}").unwrap().layout().memory_space().0, 5);
+    /// ```
+    pub const fn memory_space(&self) -> MemorySpace {
+        MemorySpace(self.memory_space as i8)
+    }
+
+    /// The memory space exactly as written (XLA stores it in 8 bits; validation rejects larger values).
+    ///
+    /// ```
+    /// use tensor_layout_core::parse;
+    /// assert_eq!(parse::parse_array(b"f32[3]{0:S(300)}").unwrap().layout().memory_space_raw(), 300);
+    /// ```
+    pub const fn memory_space_raw(&self) -> i64 {
+        self.memory_space
+    }
+
+    /// `#(type)`: the sparse index type, if written (never valid on a dense array).
+    ///
+    /// ```
+    /// use tensor_layout_core::{parse, ElementType};
+    /// let p = parse::parse_array(b"f32[3]{0:#(u32)}").unwrap();
+    /// assert_eq!(p.layout().index_type(), Some(ElementType::U32));
+    /// ```
+    pub const fn index_type(&self) -> Option<ElementType> {
+        self.index_type
+    }
+
+    /// `*(type)`: the sparse pointer type, if written (never valid on a dense array).
+    ///
+    /// ```
+    /// use tensor_layout_core::{parse, ElementType};
+    /// let p = parse::parse_array(b"f32[3]{0:*(u16)}").unwrap();
+    /// assert_eq!(p.layout().pointer_type(), Some(ElementType::U16));
+    /// ```
+    pub const fn pointer_type(&self) -> Option<ElementType> {
+        self.pointer_type
+    }
+
+    /// `SC(..)`: the split configurations.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("f32[150,200]{0,1:SC(0:30)}").unwrap();
+    /// assert_eq!(s.layout().split_configs().len(), 1);
+    /// ```
+    pub const fn split_configs(&self) -> &[SplitConfig] {
+        self.splits.split_at(self.split_count as usize).0
+    }
+
+    /// Whether a `P(..)` physical shape was written (never valid on a dense array).
+    ///
+    /// ```
+    /// use tensor_layout_core::parse;
+    /// assert!(parse::parse_array(b"f32[2]{0:P(s32[2])}").unwrap().layout().has_physical_shape());
+    /// ```
+    pub const fn has_physical_shape(&self) -> bool {
+        self.has_physical_shape
+    }
+
+    /// `M(n)`: bytes of dynamic-shape metadata before the array data (the data starts at byte n).
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert_eq!(ArrayShape::parse("s32[<=8]{0:M(64)}").unwrap().layout().dynamic_metadata_prefix_bytes(), 64);
+    /// ```
+    pub const fn dynamic_metadata_prefix_bytes(&self) -> i64 {
+        self.dynamic_metadata_prefix_bytes
+    }
+
+    /// The `pad(..)` extension (older `padded_dimensions` / `padding_value`), if written.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert!(ArrayShape::parse("f32[2]{0}").unwrap().layout().padding().is_none());
+    /// ```
+    pub const fn padding(&self) -> Option<&Padding> {
+        self.padding.as_ref()
+    }
+
+    /// Whether the layout has any tile.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert!(ArrayShape::parse("f32[2]{0:T(2)}").unwrap().layout().is_tiled());
+    /// ```
+    pub const fn is_tiled(&self) -> bool {
+        !self.tiles.is_empty()
+    }
+
+    /// Whether anything but `minor_to_major` differs from its default (then XLA prints a colon).
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert!(!ArrayShape::parse("f32[2]{0:S(0)E(0)L(1)}").unwrap().layout().has_attributes());
+    /// ```
+    pub const fn has_attributes(&self) -> bool {
+        !self.tiles.is_empty()
+            || self.tail_padding_alignment != 1
+            || self.index_type.is_some()
+            || self.pointer_type.is_some()
+            || self.element_size_bits != 0
+            || self.memory_space != 0
+            || self.split_count != 0
+            || self.has_physical_shape
+            || self.dynamic_metadata_prefix_bytes > 0
+            || self.padding.is_some()
+    }
+}
+
+/// Validates a parsed array (spec §3): XLA's rules in XLA's order, then our stricter ones (`*` on the most minor
+/// tile entry, memory space range, capacity and 64-bit size limits). The first failure is returned; use
+/// [`validation_errors`] to see all independent ones.
+pub(crate) const fn validate(p: &ParsedArray) -> Result<(), ValidationError> {
+    let mut rule = 0;
+    while rule < RULES {
+        if let Err(e) = check_rule(p, rule) {
+            return Err(e);
+        }
+        rule += 1;
+    }
+    Ok(())
+}
+
+/// The number of independent validation rules [`check_rule`] knows.
+pub const RULES: usize = 9;
+
+/// Checks one independent validation rule (`rule < RULES`) of a parsed array: 0 element type and dimensions;
+/// 1 `minor_to_major`; 2 `L`; 3 sparse-only attributes; 4 tiles; 5 `E`; 6 `S`; 7 split configs;
+/// 8 padded dimensions, then sizes (only when everything before holds).
+///
+/// ```
+/// use tensor_layout_core::{layout::check_rule, parse};
+/// let p = parse::parse_array(b"f32[3,5]{1,1:T(0,2)}").unwrap();
+/// assert!(check_rule(&p, 1).is_err()); // duplicate minor_to_major value
+/// assert!(check_rule(&p, 4).is_err()); // zero tile dimension
+/// assert!(check_rule(&p, 2).is_ok());
+/// ```
+pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationError> {
+    let l = &p.layout;
+    let rank = p.rank as usize;
+    match rule {
+        0 => {
+            if !p.element_type.is_array() {
+                if rank != 0 {
+                    return Err(ValidationError::NonArrayWithDimensions {
+                        element_type: p.element_type,
+                    });
+                }
+                if l.has_attributes() {
+                    return Err(ValidationError::NonArrayWithLayout {
+                        element_type: p.element_type,
+                    });
+                }
+            }
+            Ok(())
+        }
+        1 => {
+            if l.m2m_len as usize != rank {
+                return Err(ValidationError::MinorToMajorLength {
+                    rank,
+                    entries: l.m2m_len as usize,
+                });
+            }
+            let mut seen = [false; MAX_RANK];
+            let mut i = 0;
+            while i < rank {
+                let v = l.minor_to_major[i];
+                if v < 0 || v >= rank as i64 {
+                    return Err(ValidationError::MinorToMajorOutOfBounds {
+                        position: i,
+                        value: v,
+                        rank,
+                    });
+                }
+                if seen[v as usize] {
+                    return Err(ValidationError::MinorToMajorDuplicate {
+                        position: i,
+                        value: v,
+                    });
+                }
+                seen[v as usize] = true;
+                i += 1;
+            }
+            Ok(())
+        }
+        2 => {
+            if l.tail_padding_alignment <= 0 {
+                return Err(ValidationError::TailAlignmentNotPositive {
+                    value: l.tail_padding_alignment,
+                });
+            }
+            Ok(())
+        }
+        3 => {
+            if let Some(t) = l.index_type {
+                return Err(ValidationError::SparseOnlyAttribute {
+                    attribute: "#",
+                    element_type: Some(t),
+                });
+            }
+            if let Some(t) = l.pointer_type {
+                return Err(ValidationError::SparseOnlyAttribute {
+                    attribute: "*",
+                    element_type: Some(t),
+                });
+            }
+            if l.has_physical_shape {
+                return Err(ValidationError::SparseOnlyAttribute {
+                    attribute: "P",
+                    element_type: None,
+                });
+            }
+            Ok(())
+        }
+        4 => {
+            let tiles = l.tiles.as_slice();
+            let mut level = 0;
+            while level < tiles.len() {
+                let dims = tiles[level].dims();
+                if dims.is_empty() {
+                    return Err(ValidationError::EmptyTile { level });
+                }
+                let mut k = 0;
+                while k < dims.len() {
+                    match dims[k] {
+                        TileDim::Size(0) => {
+                            return Err(ValidationError::ZeroTileDimension { level, entry: k })
+                        }
+                        TileDim::Combine if k + 1 == dims.len() => {
+                            return Err(ValidationError::CombineOnMostMinor { level, entry: k })
+                        }
+                        _ => {}
+                    }
+                    k += 1;
+                }
+                level += 1;
+            }
+            Ok(())
+        }
+        5 => {
+            if l.element_size_bits < 0 {
+                return Err(ValidationError::NegativeElementSize {
+                    value: l.element_size_bits,
+                });
+            }
+            Ok(())
+        }
+        6 => {
+            if l.memory_space < i8::MIN as i64 || l.memory_space > i8::MAX as i64 {
+                return Err(ValidationError::MemorySpaceOutOfRange {
+                    value: l.memory_space,
+                });
+            }
+            Ok(())
+        }
+        7 => check_splits(p),
+        8 => {
+            if let Some(pad) = &l.padding {
+                if pad.len as usize != rank {
+                    return Err(ValidationError::PaddedDimensionsCount {
+                        rank,
+                        entries: pad.len as usize,
+                    });
+                }
+                let mut i = 0;
+                while i < rank {
+                    if let Some(size) = p.dims[i].size() {
+                        if pad.dims[i] < size {
+                            return Err(ValidationError::PaddedDimensionTooSmall {
+                                dimension: i,
+                                padded: pad.dims[i],
+                                size,
+                            });
+                        }
+                    }
+                    i += 1;
+                }
+            }
+            // Sizes are only meaningful once every structural rule holds.
+            let mut r = 0;
+            while r < 8 {
+                if check_rule(p, r).is_err() {
+                    return Ok(());
+                }
+                r += 1;
+            }
+            crate::size::check_sizes(p)
+        }
+        _ => Ok(()),
+    }
+}
+
+const fn check_splits(p: &ParsedArray) -> Result<(), ValidationError> {
+    let l = &p.layout;
+    let rank = p.rank as usize;
+    let splits = l.split_configs();
+    let mut i = 0;
+    while i < splits.len() {
+        let d = splits[i].dimension;
+        if d < 0 || d >= rank as i64 {
+            return Err(ValidationError::SplitDimensionOutOfBounds { dimension: d, rank });
+        }
+        let mut j = 0;
+        while j < i {
+            if splits[j].dimension == d {
+                return Err(ValidationError::SplitDimensionDuplicate { dimension: d });
+            }
+            j += 1;
+        }
+        let idx = splits[i].indices();
+        // Validation of the split size needs a valid minor_to_major; rule 1 reports it otherwise.
+        let logical = if (l.m2m_len as usize) == rank {
+            l.minor_to_major[rank - 1 - d as usize]
+        } else {
+            -1
+        };
+        let size = if logical >= 0 && logical < rank as i64 {
+            match p.dims[logical as usize].size() {
+                Some(s) => s as i64,
+                None => i64::MAX,
+            }
+        } else {
+            i64::MAX
+        };
+        let mut k = 0;
+        while k < idx.len() {
+            if idx[k] <= 0 || (k > 0 && idx[k] <= idx[k - 1]) {
+                return Err(ValidationError::SplitIndicesNotIncreasing { split: i, entry: k });
+            }
+            if idx[k] >= size {
+                return Err(ValidationError::SplitIndexOutOfBounds {
+                    index: idx[k],
+                    size,
+                });
+            }
+            k += 1;
+        }
+        i += 1;
+    }
+    Ok(())
+}

@@ -1,0 +1,865 @@
+//! The text grammar (spec §2): XLA's HLO form `f32[3,5]{1,0:T(2,2)}` and the macro's form `f32[3,5]<1,0:T(2,2)>`,
+//! as `const fn`s over bytes. Syntax only: [`ParsedArray::validate`] applies the rules of spec §3.
+//!
+//! Whitespace and comments (`/* .. */`, `// ..`) may stand between any two tokens. After `]`, a `{` (or `<`)
+//! starts a layout only when an integer or `:` follows it, as in XLA.
+
+use crate::dtype::{bytes_eq, ElementType};
+use crate::error::{Capacity, Expected, ParseError, ParseErrorKind, Snippet};
+use crate::layout::{Layout, Padding, PaddingValue, SplitConfig, MAX_SPLITS, MAX_SPLIT_INDICES};
+use crate::shape::{Dim, ParsedArray, MAX_RANK};
+use crate::tile::{Tile, TileDim, MAX_TILE_RANK};
+
+/// The deepest tuple nesting [`ShapeParser`] accepts.
+pub const MAX_DEPTH: usize = 64;
+
+macro_rules! tri {
+    ($e:expr) => {
+        match $e {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        }
+    };
+}
+
+/// Skips whitespace and comments from `pos`.
+pub const fn skip_trivia(text: &[u8], mut pos: usize) -> usize {
+    while pos < text.len() {
+        let b = text[pos];
+        if b == b' ' || b == b'\t' || b == b'\n' || b == b'\r' {
+            pos += 1;
+        } else if b == b'/' && pos + 1 < text.len() && text[pos + 1] == b'*' {
+            pos += 2;
+            while pos < text.len()
+                && !(text[pos] == b'*' && pos + 1 < text.len() && text[pos + 1] == b'/')
+            {
+                pos += 1;
+            }
+            pos = if pos + 2 <= text.len() {
+                pos + 2
+            } else {
+                text.len()
+            };
+        } else if b == b'/' && pos + 1 < text.len() && text[pos + 1] == b'/' {
+            while pos < text.len() && text[pos] != b'\n' {
+                pos += 1;
+            }
+        } else {
+            break;
+        }
+    }
+    pos
+}
+
+const fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+const fn is_ident_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'.' || b == b'-'
+}
+
+/// End of the identifier starting at `pos` (`pos` itself when there is none).
+const fn ident_end(text: &[u8], pos: usize) -> usize {
+    if pos >= text.len() || !is_ident_start(text[pos]) {
+        return pos;
+    }
+    let mut end = pos + 1;
+    while end < text.len() && is_ident_char(text[end]) {
+        end += 1;
+    }
+    end
+}
+
+/// End of the token at `pos`, for error messages: an identifier, a number, or one byte.
+const fn token_end(text: &[u8], pos: usize) -> usize {
+    if pos >= text.len() {
+        return pos;
+    }
+    let e = ident_end(text, pos);
+    if e > pos {
+        return e;
+    }
+    let mut end = pos;
+    if text[end] == b'-' {
+        end += 1;
+    }
+    while end < text.len() && text[end].is_ascii_digit() {
+        end += 1;
+    }
+    if end > pos && !(end == pos + 1 && text[pos] == b'-') {
+        return end;
+    }
+    // One UTF-8 character.
+    let mut end = pos + 1;
+    while end < text.len() && (text[end] & 0xC0) == 0x80 {
+        end += 1;
+    }
+    end
+}
+
+const fn slice(text: &[u8], start: usize, end: usize) -> &[u8] {
+    text.split_at(end).0.split_at(start).1
+}
+
+const fn expected(text: &[u8], pos: usize, what: Expected) -> ParseError {
+    let end = token_end(text, pos);
+    ParseError {
+        offset: pos,
+        end,
+        kind: ParseErrorKind::Expected {
+            expected: what,
+            found: Snippet::of(slice(text, pos, end)),
+        },
+    }
+}
+
+const fn error(pos: usize, end: usize, kind: ParseErrorKind) -> ParseError {
+    ParseError {
+        offset: pos,
+        end,
+        kind,
+    }
+}
+
+const fn at(text: &[u8], pos: usize, b: u8) -> bool {
+    pos < text.len() && text[pos] == b
+}
+
+/// Skips trivia, then requires byte `b`; returns the position after it.
+const fn expect_byte(text: &[u8], pos: usize, b: u8, what: Expected) -> Result<usize, ParseError> {
+    let pos = skip_trivia(text, pos);
+    if at(text, pos, b) {
+        Ok(pos + 1)
+    } else {
+        Err(expected(text, pos, what))
+    }
+}
+
+/// Whether an integer starts at `pos` (`-?[0-9]`).
+const fn int_starts(text: &[u8], pos: usize) -> bool {
+    (pos < text.len() && text[pos].is_ascii_digit())
+        || (at(text, pos, b'-') && pos + 1 < text.len() && text[pos + 1].is_ascii_digit())
+}
+
+/// Parses `-?[0-9]+` at `pos` (after trivia) as an `i64`. Values outside the `i64` range are errors (XLA would
+/// reinterpret large values through `u64`).
+pub const fn parse_int(text: &[u8], pos: usize) -> Result<(i64, usize), ParseError> {
+    let pos = skip_trivia(text, pos);
+    if !int_starts(text, pos) {
+        return Err(expected(text, pos, Expected::Integer));
+    }
+    let neg = text[pos] == b'-';
+    let mut p = if neg { pos + 1 } else { pos };
+    let mut v: u64 = 0;
+    let mut overflow = false;
+    while p < text.len() && text[p].is_ascii_digit() {
+        match v.checked_mul(10) {
+            Some(x) => match x.checked_add((text[p] - b'0') as u64) {
+                Some(y) => v = y,
+                None => overflow = true,
+            },
+            None => overflow = true,
+        }
+        p += 1;
+    }
+    let limit = if neg {
+        i64::MAX as u64 + 1
+    } else {
+        i64::MAX as u64
+    };
+    if overflow || v > limit {
+        return Err(error(pos, p, ParseErrorKind::IntegerOutOfRange));
+    }
+    let value = if neg {
+        (v as i64).wrapping_neg()
+    } else {
+        v as i64
+    };
+    Ok((value, p))
+}
+
+/// Parses a non-negative integer (a size) at `pos`.
+const fn parse_size(text: &[u8], pos: usize) -> Result<(u64, usize), ParseError> {
+    let start = skip_trivia(text, pos);
+    let (v, end) = tri!(parse_int(text, start));
+    if v < 0 {
+        return Err(error(
+            start,
+            end,
+            ParseErrorKind::NegativeDimension { value: v },
+        ));
+    }
+    Ok((v as u64, end))
+}
+
+/// Parses one array shape that must span the whole text (trivia around it allowed).
+///
+/// ```
+/// use tensor_layout_core::parse::parse_array;
+/// let p = parse_array(b" f32[ 3 , 5 ] /* c */ { 1 , 0 } ").unwrap();
+/// assert_eq!(p.rank(), 2);
+/// assert!(parse_array(b"f32[2]{}").is_err()); // `{}` is not a layout: extra content
+/// ```
+pub const fn parse_array(text: &[u8]) -> Result<ParsedArray, ParseError> {
+    let (p, end) = tri!(parse_array_at(text, 0));
+    let end = skip_trivia(text, end);
+    if end < text.len() {
+        return Err(expected(text, end, Expected::End));
+    }
+    Ok(p)
+}
+
+/// Parses one array shape starting at `pos` (after trivia); returns it and the position after it.
+///
+/// ```
+/// use tensor_layout_core::parse::parse_array_at;
+/// let text = b"add.1 = bf16[8]{0:T(8)} add(x)";
+/// let (p, end) = parse_array_at(text, 8).unwrap();
+/// assert_eq!(p.rank(), 1);
+/// assert_eq!(&text[end..], b" add(x)");
+/// ```
+pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usize), ParseError> {
+    let start = skip_trivia(text, pos);
+    let name_end = ident_end(text, start);
+    if name_end == start {
+        return Err(expected(text, start, Expected::Shape));
+    }
+    let name = slice(text, start, name_end);
+    let Some(element_type) = ElementType::from_name(name) else {
+        return Err(error(
+            start,
+            name_end,
+            ParseErrorKind::UnknownElementType {
+                name: Snippet::of(name),
+            },
+        ));
+    };
+    let mut p = tri!(expect_byte(text, name_end, b'[', Expected::OpenBracket));
+    let mut dims = [Dim::Static(0); MAX_RANK];
+    let mut rank = 0;
+    p = skip_trivia(text, p);
+    if at(text, p, b']') {
+        p += 1;
+    } else {
+        loop {
+            p = skip_trivia(text, p);
+            let dim_start = p;
+            let dim = if at(text, p, b'<') && at(text, p + 1, b'=') {
+                let (v, e) = tri!(parse_size(text, p + 2));
+                p = e;
+                Dim::Bounded(v)
+            } else if at(text, p, b'?') {
+                p += 1;
+                Dim::Unbounded
+            } else if int_starts(text, p) {
+                let (v, e) = tri!(parse_size(text, p));
+                p = e;
+                Dim::Static(v)
+            } else {
+                return Err(expected(text, p, Expected::Dimension));
+            };
+            if rank == MAX_RANK {
+                return Err(error(
+                    dim_start,
+                    p,
+                    ParseErrorKind::TooMany {
+                        what: Capacity::Dimensions,
+                    },
+                ));
+            }
+            dims[rank] = dim;
+            rank += 1;
+            p = skip_trivia(text, p);
+            if at(text, p, b',') {
+                p += 1;
+            } else if at(text, p, b']') {
+                p += 1;
+                break;
+            } else {
+                return Err(expected(text, p, Expected::CommaOrCloseBracket));
+            }
+        }
+    }
+    let mut shape = ParsedArray {
+        element_type,
+        rank: rank as u8,
+        dims,
+        layout: Layout::default_for_rank(rank),
+    };
+    // A layout follows only if `{` (or `<`) is followed by an integer or `:`.
+    let q = skip_trivia(text, p);
+    if at(text, q, b'{') || at(text, q, b'<') {
+        let close = if text[q] == b'{' { b'}' } else { b'>' };
+        let r = skip_trivia(text, q + 1);
+        if int_starts(text, r) || at(text, r, b':') {
+            let (layout, end) = tri!(parse_layout_body(text, r, close));
+            shape.layout = layout;
+            p = end;
+        }
+    }
+    Ok((shape, p))
+}
+
+/// The attributes in XLA's order, with `pad` (our extension) last.
+const ATTRIBUTES: [&str; 11] = ["D", "T", "L", "#", "*", "E", "S", "SC", "P", "M", "pad"];
+
+/// Identifies the attribute at `pos`: its index in [`ATTRIBUTES`] and the position after its keyword.
+const fn attribute_at(text: &[u8], pos: usize) -> Option<(usize, usize)> {
+    if at(text, pos, b'#') {
+        return Some((3, pos + 1));
+    }
+    if at(text, pos, b'*') {
+        return Some((4, pos + 1));
+    }
+    let end = ident_end(text, pos);
+    let word = slice(text, pos, end);
+    let mut i = 0;
+    while i < ATTRIBUTES.len() {
+        if i != 3 && i != 4 && bytes_eq(ATTRIBUTES[i].as_bytes(), word) {
+            return Some((i, end));
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Parses a layout from just after its opening brace to just after `close`.
+const fn parse_layout_body(
+    text: &[u8],
+    pos: usize,
+    close: u8,
+) -> Result<(Layout, usize), ParseError> {
+    let mut l = Layout::EMPTY;
+    let mut p = skip_trivia(text, pos);
+    if int_starts(text, p) {
+        loop {
+            let start = skip_trivia(text, p);
+            let (v, e) = tri!(parse_int(text, start));
+            if l.m2m_len as usize == MAX_RANK {
+                return Err(error(
+                    start,
+                    e,
+                    ParseErrorKind::TooMany {
+                        what: Capacity::Dimensions,
+                    },
+                ));
+            }
+            l.minor_to_major[l.m2m_len as usize] = v;
+            l.m2m_len += 1;
+            p = skip_trivia(text, e);
+            if at(text, p, b',') {
+                p += 1;
+            } else {
+                break;
+            }
+        }
+    }
+    p = skip_trivia(text, p);
+    if at(text, p, b':') {
+        p += 1;
+        let mut last: isize = -1;
+        loop {
+            p = skip_trivia(text, p);
+            if at(text, p, close) {
+                break;
+            }
+            let Some((attr, after)) = attribute_at(text, p) else {
+                return Err(expected(text, p, Expected::Attribute));
+            };
+            if attr as isize == last {
+                return Err(error(
+                    p,
+                    after,
+                    ParseErrorKind::DuplicateAttribute {
+                        attribute: ATTRIBUTES[attr],
+                    },
+                ));
+            }
+            if (attr as isize) < last {
+                return Err(error(
+                    p,
+                    after,
+                    ParseErrorKind::AttributeOutOfOrder {
+                        attribute: ATTRIBUTES[attr],
+                        after: ATTRIBUTES[last as usize],
+                    },
+                ));
+            }
+            last = attr as isize;
+            p = tri!(parse_attribute(text, after, attr, &mut l));
+        }
+    }
+    p = skip_trivia(text, p);
+    if !at(text, p, close) {
+        return Err(expected(text, p, Expected::LayoutContinuation));
+    }
+    Ok((l, p + 1))
+}
+
+/// Parses `( INT )` and returns the integer.
+const fn paren_int(text: &[u8], pos: usize) -> Result<(i64, usize), ParseError> {
+    let p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
+    let (v, p) = tri!(parse_int(text, p));
+    let p = tri!(expect_byte(text, p, b')', Expected::CommaOrCloseParen));
+    Ok((v, p))
+}
+
+/// Parses the body of one attribute (after its keyword) into `l`.
+const fn parse_attribute(
+    text: &[u8],
+    pos: usize,
+    attr: usize,
+    l: &mut Layout,
+) -> Result<usize, ParseError> {
+    match attr {
+        0 => parse_dim_level_types(text, pos),
+        1 => parse_tiles(text, pos, l),
+        2 | 5 | 6 | 9 => {
+            let (v, p) = tri!(paren_int(text, pos));
+            match attr {
+                2 => l.tail_padding_alignment = v,
+                5 => l.element_size_bits = v,
+                6 => l.memory_space = v,
+                _ => l.dynamic_metadata_prefix_bytes = v,
+            }
+            Ok(p)
+        }
+        3 | 4 => {
+            let p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
+            let start = skip_trivia(text, p);
+            let end = ident_end(text, start);
+            if end == start {
+                return Err(expected(text, start, Expected::ElementTypeName));
+            }
+            let Some(t) = ElementType::from_name(slice(text, start, end)) else {
+                return Err(error(
+                    start,
+                    end,
+                    ParseErrorKind::UnknownElementType {
+                        name: Snippet::of(slice(text, start, end)),
+                    },
+                ));
+            };
+            if attr == 3 {
+                l.index_type = Some(t);
+            } else {
+                l.pointer_type = Some(t);
+            }
+            expect_byte(text, end, b')', Expected::CommaOrCloseParen)
+        }
+        7 => parse_splits(text, pos, l),
+        8 => {
+            let p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
+            let (_, p) = tri!(parse_array_at(text, p));
+            l.has_physical_shape = true;
+            expect_byte(text, p, b')', Expected::CommaOrCloseParen)
+        }
+        _ => parse_padding(text, pos, l),
+    }
+}
+
+/// `D(..)`: dimension level types, parsed and dropped as current XLA does.
+const fn parse_dim_level_types(text: &[u8], pos: usize) -> Result<usize, ParseError> {
+    let mut p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
+    p = skip_trivia(text, p);
+    if at(text, p, b')') {
+        return Ok(p + 1);
+    }
+    loop {
+        p = skip_trivia(text, p);
+        let end = ident_end(text, p);
+        let w = slice(text, p, end);
+        if !(w.len() == 1 && (w[0] == b'D' || w[0] == b'C' || w[0] == b'S' || w[0] == b'H')) {
+            return Err(expected(text, p, Expected::DimLevelType));
+        }
+        p = skip_trivia(text, end);
+        if at(text, p, b'+') {
+            p = skip_trivia(text, p + 1);
+        }
+        if at(text, p, b'~') {
+            p = skip_trivia(text, p + 1);
+        }
+        if at(text, p, b',') {
+            p += 1;
+        } else if at(text, p, b')') {
+            return Ok(p + 1);
+        } else {
+            return Err(expected(text, p, Expected::CommaOrCloseParen));
+        }
+    }
+}
+
+/// `T(..)(..)`: one or more tiles.
+const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, ParseError> {
+    let mut p = skip_trivia(text, pos);
+    if !at(text, p, b'(') {
+        return Err(expected(text, p, Expected::OpenParen));
+    }
+    while at(text, p, b'(') {
+        let tile_start = p;
+        let mut tile = Tile::EMPTY;
+        p = skip_trivia(text, p + 1);
+        if at(text, p, b')') {
+            p += 1;
+        } else {
+            loop {
+                p = skip_trivia(text, p);
+                let entry_start = p;
+                let entry = if at(text, p, b'*') {
+                    p += 1;
+                    TileDim::Combine
+                } else if int_starts(text, p) {
+                    let (v, e) = tri!(parse_int(text, p));
+                    if v < 0 {
+                        return Err(error(
+                            p,
+                            e,
+                            ParseErrorKind::NegativeTileDimension { value: v },
+                        ));
+                    }
+                    p = e;
+                    TileDim::Size(v as u64)
+                } else {
+                    return Err(expected(text, p, Expected::TileEntry));
+                };
+                if tile.len as usize == MAX_TILE_RANK {
+                    return Err(error(
+                        entry_start,
+                        p,
+                        ParseErrorKind::TooMany {
+                            what: Capacity::TileEntries,
+                        },
+                    ));
+                }
+                tile.dims[tile.len as usize] = entry;
+                tile.len += 1;
+                p = skip_trivia(text, p);
+                if at(text, p, b',') {
+                    p += 1;
+                } else if at(text, p, b')') {
+                    p += 1;
+                    break;
+                } else {
+                    return Err(expected(text, p, Expected::CommaOrCloseParen));
+                }
+            }
+        }
+        if !l.tiles.push(tile) {
+            return Err(error(
+                tile_start,
+                p,
+                ParseErrorKind::TooMany {
+                    what: Capacity::Tiles,
+                },
+            ));
+        }
+        p = skip_trivia(text, p);
+    }
+    Ok(p)
+}
+
+/// `SC(d:i,..)(..)`: split configurations.
+const fn parse_splits(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, ParseError> {
+    let mut p = skip_trivia(text, pos);
+    if !at(text, p, b'(') {
+        return Err(expected(text, p, Expected::OpenParen));
+    }
+    while at(text, p, b'(') {
+        let split_start = p;
+        let (d, e) = tri!(parse_int(text, p + 1));
+        let mut sc = SplitConfig {
+            dimension: d,
+            len: 0,
+            indices: [0; MAX_SPLIT_INDICES],
+        };
+        p = tri!(expect_byte(text, e, b':', Expected::Colon));
+        p = skip_trivia(text, p);
+        if at(text, p, b')') {
+            p += 1;
+        } else {
+            loop {
+                let start = skip_trivia(text, p);
+                let (v, e) = tri!(parse_int(text, start));
+                if sc.len as usize == MAX_SPLIT_INDICES {
+                    return Err(error(
+                        start,
+                        e,
+                        ParseErrorKind::TooMany {
+                            what: Capacity::SplitIndices,
+                        },
+                    ));
+                }
+                sc.indices[sc.len as usize] = v;
+                sc.len += 1;
+                p = skip_trivia(text, e);
+                if at(text, p, b',') {
+                    p += 1;
+                } else if at(text, p, b')') {
+                    p += 1;
+                    break;
+                } else {
+                    return Err(expected(text, p, Expected::CommaOrCloseParen));
+                }
+            }
+        }
+        if l.split_count as usize == MAX_SPLITS {
+            return Err(error(
+                split_start,
+                p,
+                ParseErrorKind::TooMany {
+                    what: Capacity::Splits,
+                },
+            ));
+        }
+        l.splits[l.split_count as usize] = sc;
+        l.split_count += 1;
+        p = skip_trivia(text, p);
+    }
+    Ok(p)
+}
+
+/// `pad(3,5)` or `pad(3,5:zero)`: the older padded dimensions (our extension).
+const fn parse_padding(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, ParseError> {
+    let mut p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
+    let mut pad = Padding {
+        len: 0,
+        dims: [0; MAX_RANK],
+        value: PaddingValue::Unspecified,
+    };
+    loop {
+        let start = skip_trivia(text, p);
+        let (v, e) = tri!(parse_size(text, start));
+        if pad.len as usize == MAX_RANK {
+            return Err(error(
+                start,
+                e,
+                ParseErrorKind::TooMany {
+                    what: Capacity::Dimensions,
+                },
+            ));
+        }
+        pad.dims[pad.len as usize] = v;
+        pad.len += 1;
+        p = skip_trivia(text, e);
+        if at(text, p, b',') {
+            p += 1;
+        } else {
+            break;
+        }
+    }
+    if at(text, p, b':') {
+        let start = skip_trivia(text, p + 1);
+        let end = ident_end(text, start);
+        let Some(v) = PaddingValue::from_name(slice(text, start, end)) else {
+            return Err(expected(text, start, Expected::PaddingValue));
+        };
+        pad.value = v;
+        p = end;
+    }
+    l.padding = Some(pad);
+    expect_byte(text, p, b')', Expected::CommaOrCloseParen)
+}
+
+/// One step of a shape read by [`ShapeParser`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// An array (or `token[]` / `opaque[]`).
+    Array(ParsedArray),
+    /// `(`: a tuple begins.
+    TupleStart,
+    /// `)`: the innermost tuple ends.
+    TupleEnd,
+    /// `b(`: a buffer begins (it holds one array).
+    BufferStart,
+    /// `)`: the buffer ends.
+    BufferEnd,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    Shape,
+    ShapeOrClose,
+    BufferArray,
+    BufferClose,
+    CommaOrClose,
+    End,
+    Done,
+}
+
+/// Reads any shape (arrays, tuples `( .. )`, buffers `b( .. )`) as a stream of [`Event`]s, without allocating.
+/// Tuples may nest [`MAX_DEPTH`] deep.
+///
+/// ```
+/// use tensor_layout_core::parse::{Event, ShapeParser};
+/// let mut p = ShapeParser::new(b"(f32[2], b(s32[3]))");
+/// let mut arrays = 0;
+/// while let Some(ev) = p.next_event().unwrap() {
+///     if let Event::Array(_) = ev {
+///         arrays += 1;
+///     }
+/// }
+/// assert_eq!(arrays, 2);
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ShapeParser<'a> {
+    text: &'a [u8],
+    pos: usize,
+    depth: usize,
+    buffer: [bool; MAX_DEPTH],
+    want: Want,
+}
+
+impl<'a> ShapeParser<'a> {
+    /// A parser for one shape spanning `text`.
+    ///
+    /// ```
+    /// use tensor_layout_core::parse::ShapeParser;
+    /// assert!(ShapeParser::new(b"()").next_event().is_ok());
+    /// ```
+    pub const fn new(text: &'a [u8]) -> ShapeParser<'a> {
+        ShapeParser {
+            text,
+            pos: 0,
+            depth: 0,
+            buffer: [false; MAX_DEPTH],
+            want: Want::Shape,
+        }
+    }
+
+    /// The byte position reached.
+    ///
+    /// ```
+    /// use tensor_layout_core::parse::ShapeParser;
+    /// let mut p = ShapeParser::new(b"f32[2] ");
+    /// p.next_event().unwrap();
+    /// assert_eq!(p.position(), 6);
+    /// ```
+    pub const fn position(&self) -> usize {
+        self.pos
+    }
+
+    const fn set(&mut self, w: Want) {
+        self.want = w;
+    }
+
+    const fn after_element(&mut self) {
+        if self.depth == 0 {
+            self.set(Want::End);
+        } else if self.buffer[self.depth - 1] {
+            self.set(Want::BufferClose);
+        } else {
+            self.set(Want::CommaOrClose);
+        }
+    }
+
+    const fn push(&mut self, buffer: bool, at: usize) -> Result<(), ParseError> {
+        if self.depth == MAX_DEPTH {
+            return Err(error(
+                at,
+                at + 1,
+                ParseErrorKind::TooMany {
+                    what: Capacity::Nesting,
+                },
+            ));
+        }
+        self.buffer[self.depth] = buffer;
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// The next event; `Ok(None)` once the whole shape (and nothing after it) was read.
+    ///
+    /// ```
+    /// use tensor_layout_core::parse::{Event, ShapeParser};
+    /// let mut p = ShapeParser::new(b"(f32[2],)");
+    /// assert_eq!(p.next_event().unwrap(), Some(Event::TupleStart));
+    /// assert!(matches!(p.next_event().unwrap(), Some(Event::Array(_))));
+    /// assert!(p.next_event().is_err()); // a trailing comma needs a shape after it
+    /// ```
+    pub const fn next_event(&mut self) -> Result<Option<Event>, ParseError> {
+        let text = self.text;
+        loop {
+            let p = skip_trivia(text, self.pos);
+            match self.want {
+                Want::Done => return Ok(None),
+                Want::End => {
+                    if p < text.len() {
+                        return Err(expected(text, p, Expected::End));
+                    }
+                    self.pos = p;
+                    self.set(Want::Done);
+                    return Ok(None);
+                }
+                Want::CommaOrClose => {
+                    if at(text, p, b',') {
+                        self.pos = p + 1;
+                        self.set(Want::Shape);
+                        continue;
+                    }
+                    if at(text, p, b')') {
+                        self.pos = p + 1;
+                        self.depth -= 1;
+                        self.after_element();
+                        return Ok(Some(Event::TupleEnd));
+                    }
+                    return Err(expected(text, p, Expected::CommaOrCloseParen));
+                }
+                Want::BufferClose => {
+                    if at(text, p, b')') {
+                        self.pos = p + 1;
+                        self.depth -= 1;
+                        self.after_element();
+                        return Ok(Some(Event::BufferEnd));
+                    }
+                    return Err(expected(text, p, Expected::CommaOrCloseParen));
+                }
+                Want::BufferArray => {
+                    if at(text, p, b'(') || self.buffer_starts(p).is_some() {
+                        return Err(error(p, p + 1, ParseErrorKind::NotAnArray));
+                    }
+                    let (a, end) = tri!(parse_array_at(text, p));
+                    self.pos = end;
+                    self.set(Want::BufferClose);
+                    return Ok(Some(Event::Array(a)));
+                }
+                Want::Shape | Want::ShapeOrClose => {
+                    if matches!(self.want, Want::ShapeOrClose) && at(text, p, b')') {
+                        self.pos = p + 1;
+                        self.depth -= 1;
+                        self.after_element();
+                        return Ok(Some(Event::TupleEnd));
+                    }
+                    if at(text, p, b'(') {
+                        tri!(self.push(false, p));
+                        self.pos = p + 1;
+                        self.set(Want::ShapeOrClose);
+                        return Ok(Some(Event::TupleStart));
+                    }
+                    if let Some(after) = self.buffer_starts(p) {
+                        tri!(self.push(true, p));
+                        self.pos = after;
+                        self.set(Want::BufferArray);
+                        return Ok(Some(Event::BufferStart));
+                    }
+                    let (a, end) = tri!(parse_array_at(text, p));
+                    self.pos = end;
+                    self.after_element();
+                    return Ok(Some(Event::Array(a)));
+                }
+            }
+        }
+    }
+
+    /// If `b(` starts at `p`, the position after the `(`.
+    const fn buffer_starts(&self, p: usize) -> Option<usize> {
+        let end = ident_end(self.text, p);
+        if end == p + 1 && self.text[p] == b'b' {
+            let q = skip_trivia(self.text, end);
+            if at(self.text, q, b'(') {
+                return Some(q + 1);
+            }
+        }
+        None
+    }
+}

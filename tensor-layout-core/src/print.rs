@@ -1,0 +1,394 @@
+//! The canonical printer (spec §2 "Canonical print"): XLA's printed form, written by `const fn`s into a
+//! fixed-capacity [`TextBuf`], so compile-time code can build messages with it too.
+
+use crate::error::Error;
+use crate::layout::{Layout, PaddingValue};
+use crate::parse::{Event, ShapeParser, MAX_DEPTH};
+use crate::shape::{ArrayShape, Dim, ParsedArray};
+use crate::tile::TileDim;
+use core::fmt;
+
+/// Bytes enough for the canonical text of any array shape within this crate's capacities.
+pub const MAX_TEXT: usize = 8192;
+
+/// A fixed-capacity text buffer written by `const fn`s. Writes past the capacity set a flag and are dropped.
+///
+/// ```
+/// use tensor_layout_core::print::TextBuf;
+/// let mut b = TextBuf::<8>::new();
+/// b.push_str("ab");
+/// b.push_i64(-12);
+/// assert_eq!(b.as_str(), "ab-12");
+/// assert!(!b.overflowed());
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct TextBuf<const N: usize> {
+    len: usize,
+    bytes: [u8; N],
+    overflow: bool,
+}
+
+impl<const N: usize> Default for TextBuf<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> TextBuf<N> {
+    /// An empty buffer.
+    ///
+    /// ```
+    /// use tensor_layout_core::print::TextBuf;
+    /// assert_eq!(TextBuf::<4>::new().as_str(), "");
+    /// ```
+    pub const fn new() -> Self {
+        TextBuf {
+            len: 0,
+            bytes: [0; N],
+            overflow: false,
+        }
+    }
+
+    /// Appends bytes (which must be UTF-8 as a whole once writing is done).
+    ///
+    /// ```
+    /// use tensor_layout_core::print::TextBuf;
+    /// let mut b = TextBuf::<2>::new();
+    /// b.push_bytes(b"abc");
+    /// assert!(b.overflowed());
+    /// ```
+    pub const fn push_bytes(&mut self, s: &[u8]) {
+        let mut i = 0;
+        while i < s.len() {
+            if self.len == N {
+                self.overflow = true;
+                return;
+            }
+            self.bytes[self.len] = s[i];
+            self.len += 1;
+            i += 1;
+        }
+    }
+
+    /// Appends a string.
+    ///
+    /// ```
+    /// use tensor_layout_core::print::TextBuf;
+    /// let mut b = TextBuf::<8>::new();
+    /// b.push_str("f32");
+    /// assert_eq!(b.as_str(), "f32");
+    /// ```
+    pub const fn push_str(&mut self, s: &str) {
+        self.push_bytes(s.as_bytes());
+    }
+
+    /// Appends an unsigned decimal number.
+    ///
+    /// ```
+    /// use tensor_layout_core::print::TextBuf;
+    /// let mut b = TextBuf::<32>::new();
+    /// b.push_u64(u64::MAX);
+    /// assert_eq!(b.as_str(), "18446744073709551615");
+    /// ```
+    pub const fn push_u64(&mut self, mut v: u64) {
+        let mut digits = [0u8; 20];
+        let mut n = 0;
+        loop {
+            digits[19 - n] = b'0' + (v % 10) as u8;
+            n += 1;
+            v /= 10;
+            if v == 0 {
+                break;
+            }
+        }
+        self.push_bytes(digits.split_at(20 - n).1);
+    }
+
+    /// Appends a signed decimal number.
+    ///
+    /// ```
+    /// use tensor_layout_core::print::TextBuf;
+    /// let mut b = TextBuf::<32>::new();
+    /// b.push_i64(i64::MIN);
+    /// assert_eq!(b.as_str(), "-9223372036854775808");
+    /// ```
+    pub const fn push_i64(&mut self, v: i64) {
+        if v < 0 {
+            self.push_str("-");
+        }
+        self.push_u64(v.unsigned_abs());
+    }
+
+    /// The text written so far.
+    ///
+    /// ```
+    /// use tensor_layout_core::print::TextBuf;
+    /// let mut b = TextBuf::<8>::new();
+    /// b.push_str("x");
+    /// assert_eq!(b.as_str(), "x");
+    /// ```
+    pub const fn as_str(&self) -> &str {
+        match core::str::from_utf8(self.bytes.split_at(self.len).0) {
+            Ok(s) => s,
+            Err(_) => "",
+        }
+    }
+
+    /// Whether a write was dropped for lack of room.
+    ///
+    /// ```
+    /// use tensor_layout_core::print::TextBuf;
+    /// assert!(!TextBuf::<1>::new().overflowed());
+    /// ```
+    pub const fn overflowed(&self) -> bool {
+        self.overflow
+    }
+}
+
+/// Writes the element type and dimensions: `f32[<=3,?,5]`.
+///
+/// ```
+/// use tensor_layout_core::{parse::parse_array, print::{write_type_and_dims, TextBuf}};
+/// let mut b = TextBuf::<64>::new();
+/// write_type_and_dims(&mut b, &parse_array(b"f32[<=3, ?,5]{2,1,0}").unwrap());
+/// assert_eq!(b.as_str(), "f32[<=3,?,5]");
+/// ```
+pub const fn write_type_and_dims<const N: usize>(b: &mut TextBuf<N>, p: &ParsedArray) {
+    b.push_str(p.element_type().name());
+    b.push_str("[");
+    let dims = p.dims();
+    let mut i = 0;
+    while i < dims.len() {
+        if i > 0 {
+            b.push_str(",");
+        }
+        match dims[i] {
+            Dim::Static(n) => b.push_u64(n),
+            Dim::Bounded(n) => {
+                b.push_str("<=");
+                b.push_u64(n)
+            }
+            Dim::Unbounded => b.push_str("?"),
+        }
+        i += 1;
+    }
+    b.push_str("]");
+}
+
+/// Writes a layout in XLA's canonical form `{1,0:T(8,128)(2,1)S(1)}`; attributes at their defaults are omitted.
+///
+/// ```
+/// use tensor_layout_core::{parse::parse_array, print::{write_layout, TextBuf}};
+/// let mut b = TextBuf::<64>::new();
+/// write_layout(&mut b, parse_array(b"f32[3,5]{0,1:T(2,2)E(0)S(0)L(1)}").unwrap().layout());
+/// assert_eq!(b.as_str(), "{0,1:T(2,2)}");
+/// ```
+pub const fn write_layout<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
+    b.push_str("{");
+    let m2m = l.minor_to_major();
+    let mut i = 0;
+    while i < m2m.len() {
+        if i > 0 {
+            b.push_str(",");
+        }
+        b.push_i64(m2m[i]);
+        i += 1;
+    }
+    if l.has_attributes() {
+        b.push_str(":");
+        write_attributes(b, l);
+    }
+    b.push_str("}");
+}
+
+const fn write_attributes<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
+    let tiles = l.tiles();
+    if !tiles.is_empty() {
+        b.push_str("T");
+        let mut t = 0;
+        while t < tiles.len() {
+            b.push_str("(");
+            let dims = tiles[t].dims();
+            let mut k = 0;
+            while k < dims.len() {
+                if k > 0 {
+                    b.push_str(",");
+                }
+                match dims[k] {
+                    TileDim::Size(n) => b.push_u64(n),
+                    TileDim::Combine => b.push_str("*"),
+                }
+                k += 1;
+            }
+            b.push_str(")");
+            t += 1;
+        }
+    }
+    if l.tail_padding_alignment() != 1 {
+        write_int_attribute(b, "L", l.tail_padding_alignment());
+    }
+    if let Some(t) = l.index_type() {
+        b.push_str("#(");
+        b.push_str(t.name());
+        b.push_str(")");
+    }
+    if let Some(t) = l.pointer_type() {
+        b.push_str("*(");
+        b.push_str(t.name());
+        b.push_str(")");
+    }
+    if l.element_size_bits() != 0 {
+        write_int_attribute(b, "E", l.element_size_bits());
+    }
+    if l.memory_space_raw() != 0 {
+        write_int_attribute(b, "S", l.memory_space_raw());
+    }
+    let splits = l.split_configs();
+    if !splits.is_empty() {
+        b.push_str("SC");
+        let mut s = 0;
+        while s < splits.len() {
+            b.push_str("(");
+            b.push_i64(splits[s].dimension());
+            b.push_str(":");
+            let idx = splits[s].indices();
+            let mut k = 0;
+            while k < idx.len() {
+                if k > 0 {
+                    b.push_str(",");
+                }
+                b.push_i64(idx[k]);
+                k += 1;
+            }
+            b.push_str(")");
+            s += 1;
+        }
+    }
+    if l.has_physical_shape() {
+        b.push_str("P(..)");
+    }
+    if l.dynamic_metadata_prefix_bytes() > 0 {
+        write_int_attribute(b, "M", l.dynamic_metadata_prefix_bytes());
+    }
+    if let Some(p) = l.padding() {
+        b.push_str("pad(");
+        let dims = p.dims();
+        let mut k = 0;
+        while k < dims.len() {
+            if k > 0 {
+                b.push_str(",");
+            }
+            b.push_u64(dims[k]);
+            k += 1;
+        }
+        if !matches!(p.value(), PaddingValue::Unspecified) {
+            b.push_str(":");
+            b.push_str(p.value().name());
+        }
+        b.push_str(")");
+    }
+}
+
+const fn write_int_attribute<const N: usize>(b: &mut TextBuf<N>, name: &str, v: i64) {
+    b.push_str(name);
+    b.push_str("(");
+    b.push_i64(v);
+    b.push_str(")");
+}
+
+/// Writes an array shape in canonical form: the layout always for rank >= 1, for scalars only when it has
+/// attributes.
+///
+/// ```
+/// use tensor_layout_core::{parse::parse_array, print::{write_array, TextBuf}};
+/// let mut b = TextBuf::<64>::new();
+/// write_array(&mut b, &parse_array(b"f32[3,5]").unwrap());
+/// assert_eq!(b.as_str(), "f32[3,5]{1,0}");
+/// let mut b = TextBuf::<64>::new();
+/// write_array(&mut b, &parse_array(b"u32[]{:T(256)}").unwrap());
+/// assert_eq!(b.as_str(), "u32[]{:T(256)}");
+/// ```
+pub const fn write_array<const N: usize>(b: &mut TextBuf<N>, p: &ParsedArray) {
+    write_type_and_dims(b, p);
+    if p.rank() > 0 || p.layout().has_attributes() {
+        write_layout(b, p.layout());
+    }
+}
+
+impl fmt::Display for ParsedArray {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut b = TextBuf::<MAX_TEXT>::new();
+        write_array(&mut b, self);
+        f.write_str(b.as_str())
+    }
+}
+
+impl fmt::Display for ArrayShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_parsed().fmt(f)
+    }
+}
+
+impl fmt::Display for Layout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut b = TextBuf::<MAX_TEXT>::new();
+        write_layout(&mut b, self);
+        f.write_str(b.as_str())
+    }
+}
+
+/// Parses any shape (arrays, tuples, buffers), validates every array in it, and writes its canonical form:
+/// tuples joined by `, ` with `/*index=N*/` before every fifth element, buffers as `b(..)`.
+///
+/// ```
+/// use tensor_layout_core::print::write_canonical;
+/// let mut out = String::new();
+/// write_canonical(b"(f32[2], s32[])", &mut out).unwrap();
+/// assert_eq!(out, "(f32[2]{0}, s32[])");
+/// ```
+pub fn write_canonical<W: fmt::Write>(text: &[u8], out: &mut W) -> Result<(), Error> {
+    let mut parser = ShapeParser::new(text);
+    let mut counts = [0usize; MAX_DEPTH + 1];
+    let mut depth = 0;
+    let mut put = |s: &str| out.write_str(s).map_err(|_| Error::Write);
+    while let Some(event) = parser.next_event()? {
+        // Separator before an element of a tuple.
+        if !matches!(event, Event::TupleEnd | Event::BufferEnd) && depth > 0 {
+            let n = counts[depth];
+            if n > 0 {
+                if n % 5 == 0 {
+                    let mut b = TextBuf::<32>::new();
+                    b.push_str(", /*index=");
+                    b.push_u64(n as u64);
+                    b.push_str("*/");
+                    put(b.as_str())?;
+                } else {
+                    put(", ")?;
+                }
+            }
+            counts[depth] += 1;
+        }
+        match event {
+            Event::Array(p) => {
+                let s = p.validate()?;
+                let mut b = TextBuf::<MAX_TEXT>::new();
+                write_array(&mut b, s.as_parsed());
+                put(b.as_str())?;
+            }
+            Event::TupleStart | Event::BufferStart => {
+                put(if matches!(event, Event::TupleStart) {
+                    "("
+                } else {
+                    "b("
+                })?;
+                depth += 1;
+                counts[depth] = 0;
+            }
+            Event::TupleEnd | Event::BufferEnd => {
+                put(")")?;
+                depth -= 1;
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,227 @@
+//! Sizes (spec §4.4-4.5): storage elements including `L`, byte size including `E` packing, XLA's `ArraySize`, and
+//! the 64-bit limits validation enforces.
+
+use crate::error::{IndexError, ValidationError};
+use crate::shape::{ArrayShape, Dim, ParsedArray};
+use crate::tile::{self, TileDim};
+
+const fn round_up(n: u128, m: u128) -> Option<u128> {
+    if m == 0 {
+        return None;
+    }
+    let r = n % m;
+    if r == 0 {
+        Some(n)
+    } else {
+        n.checked_add(m - r)
+    }
+}
+
+const I64_MAX: u64 = i64::MAX as u64;
+
+impl ArrayShape {
+    /// Storage bits per element: `E(n)` when set, else 8 times the type's byte width.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert_eq!(ArrayShape::parse("s4[16]").unwrap().element_bits(), 8);
+    /// assert_eq!(ArrayShape::parse("s4[16]{0:E(4)}").unwrap().element_bits(), 4);
+    /// assert_eq!(ArrayShape::parse("pred[8]{0:E(32)}").unwrap().element_bits(), 32);
+    /// ```
+    pub const fn element_bits(&self) -> u64 {
+        let e = self.layout().element_size_bits();
+        if e > 0 {
+            e as u64
+        } else {
+            8 * self.element_type().byte_width() as u64
+        }
+    }
+
+    /// Storage slots: the product of the physical (tiled) shape, rounded up to a multiple of `L`. Every slot is
+    /// an element or padding.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert_eq!(ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().storage_elements().unwrap(), 24);
+    /// assert_eq!(ArrayShape::parse("f32[200001,128]{1,0:T(8)L(1024)}").unwrap().storage_elements().unwrap(), 25_601_024);
+    /// ```
+    pub const fn storage_elements(&self) -> Result<u128, IndexError> {
+        let shape = match self.physical_shape() {
+            Ok(s) => s,
+            Err(e) => return Err(e),
+        };
+        let Some(n) = shape.product() else {
+            return Err(IndexError::Overflow);
+        };
+        match round_up(n, self.layout().tail_padding_alignment() as u128) {
+            Some(v) => Ok(v),
+            None => Err(IndexError::Overflow),
+        }
+    }
+
+    /// Bytes of storage: `ceil(storage_elements * E / 8)` with `E(n)`, else `storage_elements * byte width`.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
+    /// assert_eq!(s.byte_size().unwrap(), 335_544_320);
+    /// assert_eq!(ArrayShape::parse("s4[16]{0:E(4)}").unwrap().byte_size().unwrap(), 8);
+    /// ```
+    pub const fn byte_size(&self) -> Result<u128, IndexError> {
+        match self.storage_elements() {
+            Ok(n) => bytes_for(n, self),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// XLA's `ShapeUtil::ArraySize`: sized from the first tile only (later tiles assumed to add no padding),
+    /// rounded by `L` only when tiled, the largest split of split configurations; untiled arrays ignore `L`.
+    /// Errors when the first tile has a `*` entry (XLA cannot evaluate it).
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert_eq!(ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().xla_array_size().unwrap(), 96);
+    /// assert_eq!(ArrayShape::parse("f32[3]{0:T(8,128)}").unwrap().xla_array_size().unwrap(), 4096);
+    /// assert_eq!(ArrayShape::parse("f32[7]{0:L(4)}").unwrap().xla_array_size().unwrap(), 28);
+    /// ```
+    pub const fn xla_array_size(&self) -> Result<u128, IndexError> {
+        let l = self.layout();
+        let n = self.rank();
+        if !l.is_tiled() {
+            let mut count: u128 = 1;
+            let mut d = 0;
+            while d < n {
+                let size = match tile::arithmetic_size(self, d) {
+                    Ok(v) => v as u128,
+                    Err(e) => return Err(e),
+                };
+                count = match count.checked_mul(size) {
+                    Some(v) => v,
+                    None => return Err(IndexError::Overflow),
+                };
+                d += 1;
+            }
+            return bytes_for(count, self);
+        }
+        let t = l.tiles()[0].dims();
+        let r = t.len();
+        let m2m = l.minor_to_major();
+        let mut count: u128 = 1;
+        let mut k = 0;
+        while k < r {
+            let size = if k < n {
+                match max_split_size(self, m2m[k] as usize) {
+                    Ok(v) => v as u128,
+                    Err(e) => return Err(e),
+                }
+            } else {
+                1
+            };
+            let TileDim::Size(ts) = t[r - 1 - k] else {
+                return Err(IndexError::CombineInFirstTile);
+            };
+            count = match round_up(size, ts as u128) {
+                Some(v) => match count.checked_mul(v) {
+                    Some(c) => c,
+                    None => return Err(IndexError::Overflow),
+                },
+                None => return Err(IndexError::Overflow),
+            };
+            k += 1;
+        }
+        while k < n {
+            let size = match max_split_size(self, m2m[k] as usize) {
+                Ok(v) => v as u128,
+                Err(e) => return Err(e),
+            };
+            count = match count.checked_mul(size) {
+                Some(v) => v,
+                None => return Err(IndexError::Overflow),
+            };
+            k += 1;
+        }
+        if l.tail_padding_alignment() != 1 {
+            count = match round_up(count, l.tail_padding_alignment() as u128) {
+                Some(v) => v,
+                None => return Err(IndexError::Overflow),
+            };
+        }
+        bytes_for(count, self)
+    }
+}
+
+/// Bytes for `n` slots of this shape's element size.
+const fn bytes_for(n: u128, s: &ArrayShape) -> Result<u128, IndexError> {
+    let e = s.layout().element_size_bits();
+    if e > 0 {
+        match n.checked_mul(e as u128) {
+            Some(bits) => Ok(bits.div_ceil(8)),
+            None => Err(IndexError::Overflow),
+        }
+    } else {
+        match n.checked_mul(s.element_type().byte_width() as u128) {
+            Some(v) => Ok(v),
+            None => Err(IndexError::Overflow),
+        }
+    }
+}
+
+/// XLA's `LayoutUtil::MaxSplitSize`: the largest part of logical dimension `d` under the split configurations.
+const fn max_split_size(s: &ArrayShape, d: usize) -> Result<u64, IndexError> {
+    let size = match tile::arithmetic_size(s, d) {
+        Ok(v) => v,
+        Err(e) => return Err(e),
+    };
+    let l = s.layout();
+    let n = s.rank();
+    let splits = l.split_configs();
+    let mut i = 0;
+    while i < splits.len() {
+        let p = splits[i].dimension() as usize;
+        if l.minor_to_major()[n - 1 - p] as usize == d {
+            let idx = splits[i].indices();
+            let mut best: u64 = 0;
+            let mut prev: u64 = 0;
+            let mut k = 0;
+            while k <= idx.len() {
+                let end = if k < idx.len() { idx[k] as u64 } else { size };
+                if end - prev > best {
+                    best = end - prev;
+                }
+                prev = end;
+                k += 1;
+            }
+            return Ok(best);
+        }
+        i += 1;
+    }
+    Ok(size)
+}
+
+/// The size rules of validation (spec §3 "Sizes", as XLA's `ValidateShapeSize`): every dimension and the product
+/// of the dimensions fit in `i64` ("dimensions overflow"), and so does the unpacked byte size. Derived sizes
+/// (tiled storage, `L`, bits) are exact `u128` queries; 64-bit consumers check them where they convert.
+pub(crate) const fn check_sizes(p: &ParsedArray) -> Result<(), ValidationError> {
+    let dims = p.dims();
+    let mut product: u64 = 1;
+    let mut i = 0;
+    while i < dims.len() {
+        if let Dim::Static(n) | Dim::Bounded(n) = dims[i] {
+            if n > I64_MAX {
+                return Err(ValidationError::DimensionTooLarge {
+                    dimension: i,
+                    size: n,
+                });
+            }
+            product = match product.checked_mul(n) {
+                Some(v) if v <= I64_MAX => v,
+                _ => return Err(ValidationError::DimensionsOverflow),
+            };
+        }
+        i += 1;
+    }
+    match product.checked_mul(p.element_type.byte_width() as u64) {
+        Some(v) if v <= I64_MAX => Ok(()),
+        _ => Err(ValidationError::SizeOverflow),
+    }
+}

@@ -1,0 +1,3 @@
+//! tensor-layout
+#![no_std]
+pub use tensor_layout_core::*;

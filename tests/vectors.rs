@@ -1,0 +1,155 @@
+//! Every case of the XLA vectors (copied into `tests/vectors/`, see its README for their origin): canonical
+//! printing and rejection, sizes, and the offset of every logical index.
+
+use tensor_layout_core::print::write_canonical;
+use tensor_layout_core::ArrayShape;
+
+const SHAPES: [(&str, &str); 3] = [
+    ("xla-tests", include_str!("vectors/xla-tests-shapes.tsv")),
+    ("xla-corpus", include_str!("vectors/xla-corpus-shapes.tsv")),
+    ("generated", include_str!("vectors/generated-shapes.tsv")),
+];
+const SIZES: [(&str, &str); 3] = [
+    ("xla-tests", include_str!("vectors/xla-tests-sizes.tsv")),
+    ("xla-corpus", include_str!("vectors/xla-corpus-sizes.tsv")),
+    ("generated", include_str!("vectors/generated-sizes.tsv")),
+];
+const OFFSETS: [(&str, &str); 3] = [
+    ("xla-tests", include_str!("vectors/xla-tests-offsets.tsv")),
+    ("xla-corpus", include_str!("vectors/xla-corpus-offsets.tsv")),
+    ("generated", include_str!("vectors/generated-offsets.tsv")),
+];
+
+fn rows(text: &str) -> impl Iterator<Item = Vec<&str>> {
+    text.lines()
+        .filter(|l| !l.is_empty())
+        .map(|l| l.split('\t').collect())
+}
+
+#[test]
+fn shapes_print_canonically_or_are_rejected() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for (name, text) in SHAPES {
+        for row in rows(text) {
+            total += 1;
+            let (input, expected) = (row[0], row[1]);
+            let mut out = String::new();
+            let got = write_canonical(input.as_bytes(), &mut out);
+            match (expected.strip_prefix("OK "), got) {
+                (Some(canon), Ok(())) if canon == out => {}
+                (None, Err(_)) if expected == "ERR" => {}
+                (_, got) => failures.push(format!(
+                    "{name}: {input:?}: expected {expected:?}, got {got:?} {out:?}"
+                )),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {total} disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    println!("shapes: {total} of {total} agree");
+}
+
+#[test]
+fn sizes_agree() {
+    let mut failures = Vec::new();
+    let mut total = 0;
+    for (name, text) in SIZES {
+        for row in rows(text) {
+            total += 1;
+            let s = ArrayShape::parse(row[0]).unwrap_or_else(|e| panic!("{name}: {}: {e}", row[0]));
+            let physical: Vec<u64> = row[4]
+                .split(',')
+                .filter(|x| !x.is_empty())
+                .map(|x| x.parse().unwrap())
+                .collect();
+            let got = (
+                s.storage_elements().ok().map(|v| v.to_string()),
+                s.byte_size().ok().map(|v| v.to_string()),
+                s.xla_array_size()
+                    .ok()
+                    .map(|v| v.to_string())
+                    .unwrap_or_default(),
+                s.physical_shape().ok().map(|p| p.as_slice().to_vec()),
+            );
+            let want = (
+                Some(row[1].to_string()),
+                Some(row[2].to_string()),
+                row[3].to_string(),
+                Some(physical),
+            );
+            if got != want {
+                failures.push(format!("{name}: {}: want {want:?} got {got:?}", row[0]));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {total} disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    println!("sizes: {total} of {total} agree");
+}
+
+/// Every logical index of `s` in row-major logical order.
+fn logical_indices(dims: &[u64]) -> Vec<Vec<u64>> {
+    let total: u64 = dims.iter().product();
+    let mut out = Vec::with_capacity(total as usize);
+    let mut idx = vec![0u64; dims.len()];
+    for _ in 0..total {
+        out.push(idx.clone());
+        for d in (0..dims.len()).rev() {
+            idx[d] += 1;
+            if idx[d] < dims[d] {
+                break;
+            }
+            idx[d] = 0;
+        }
+    }
+    out
+}
+
+#[test]
+fn offsets_agree() {
+    let mut failures = Vec::new();
+    let (mut total, mut checked) = (0, 0u64);
+    for (name, text) in OFFSETS {
+        for row in rows(text) {
+            total += 1;
+            let s = ArrayShape::parse(row[0]).unwrap_or_else(|e| panic!("{name}: {}: {e}", row[0]));
+            let want: Vec<u64> = row
+                .get(1)
+                .unwrap_or(&"")
+                .split(' ')
+                .filter(|x| !x.is_empty())
+                .map(|x| x.parse().unwrap())
+                .collect();
+            let dims: Vec<u64> = (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect();
+            let got: Vec<u64> = logical_indices(&dims)
+                .iter()
+                .map(|i| s.offset(i).unwrap())
+                .collect();
+            checked += got.len() as u64;
+            if got != want {
+                failures.push(format!(
+                    "{name}: {}: want {:?}.. got {:?}..",
+                    row[0],
+                    &want[..want.len().min(12)],
+                    &got[..got.len().min(12)]
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {total} disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    println!("offsets: {total} of {total} layouts agree ({checked} offsets)");
+}
