@@ -21,9 +21,7 @@ const OFFSETS: [(&str, &str); 3] = [
 ];
 
 fn rows(text: &str) -> impl Iterator<Item = Vec<&str>> {
-    text.lines()
-        .filter(|l| !l.is_empty())
-        .map(|l| l.split('\t').collect())
+    text.lines().filter(|l| !l.is_empty()).map(|l| l.split('\t').collect())
 }
 
 #[test]
@@ -39,18 +37,11 @@ fn shapes_print_canonically_or_are_rejected() {
             match (expected.strip_prefix("OK "), got) {
                 (Some(canon), Ok(())) if canon == out => {}
                 (None, Err(_)) if expected == "ERR" => {}
-                (_, got) => failures.push(format!(
-                    "{name}: {input:?}: expected {expected:?}, got {got:?} {out:?}"
-                )),
+                (_, got) => failures.push(format!("{name}: {input:?}: expected {expected:?}, got {got:?} {out:?}")),
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {total} disagree:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {total} disagree:\n{}", failures.len(), failures.join("\n"));
     println!("shapes: {total} of {total} agree");
 }
 
@@ -62,37 +53,20 @@ fn sizes_agree() {
         for row in rows(text) {
             total += 1;
             let s = ArrayShape::parse(row[0]).unwrap_or_else(|e| panic!("{name}: {}: {e}", row[0]));
-            let physical: Vec<u64> = row[4]
-                .split(',')
-                .filter(|x| !x.is_empty())
-                .map(|x| x.parse().unwrap())
-                .collect();
+            let physical: Vec<u64> = row[4].split(',').filter(|x| !x.is_empty()).map(|x| x.parse().unwrap()).collect();
             let got = (
                 s.storage_elements().ok().map(|v| v.to_string()),
                 s.byte_size().ok().map(|v| v.to_string()),
-                s.xla_array_size()
-                    .ok()
-                    .map(|v| v.to_string())
-                    .unwrap_or_default(),
+                s.xla_array_size().ok().map(|v| v.to_string()).unwrap_or_default(),
                 s.physical_shape().ok().map(|p| p.as_slice().to_vec()),
             );
-            let want = (
-                Some(row[1].to_string()),
-                Some(row[2].to_string()),
-                row[3].to_string(),
-                Some(physical),
-            );
+            let want = (Some(row[1].to_string()), Some(row[2].to_string()), row[3].to_string(), Some(physical));
             if got != want {
                 failures.push(format!("{name}: {}: want {want:?} got {got:?}", row[0]));
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {total} disagree:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {total} disagree:\n{}", failures.len(), failures.join("\n"));
     println!("sizes: {total} of {total} agree");
 }
 
@@ -122,18 +96,10 @@ fn offsets_agree() {
         for row in rows(text) {
             total += 1;
             let s = ArrayShape::parse(row[0]).unwrap_or_else(|e| panic!("{name}: {}: {e}", row[0]));
-            let want: Vec<u64> = row
-                .get(1)
-                .unwrap_or(&"")
-                .split(' ')
-                .filter(|x| !x.is_empty())
-                .map(|x| x.parse().unwrap())
-                .collect();
+            let want: Vec<u64> =
+                row.get(1).unwrap_or(&"").split(' ').filter(|x| !x.is_empty()).map(|x| x.parse().unwrap()).collect();
             let dims: Vec<u64> = (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect();
-            let got: Vec<u64> = logical_indices(&dims)
-                .iter()
-                .map(|i| s.offset(i).unwrap())
-                .collect();
+            let got: Vec<u64> = logical_indices(&dims).iter().map(|i| s.offset(i).unwrap()).collect();
             checked += got.len() as u64;
             if got != want {
                 failures.push(format!(
@@ -145,11 +111,6 @@ fn offsets_agree() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {total} disagree:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert!(failures.is_empty(), "{} of {total} disagree:\n{}", failures.len(), failures.join("\n"));
     println!("offsets: {total} of {total} layouts agree ({checked} offsets)");
 }

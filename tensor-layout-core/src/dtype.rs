@@ -266,10 +266,7 @@ impl ElementType {
     /// assert!(!ElementType::S32.is_unsigned_int());
     /// ```
     pub const fn is_unsigned_int(self) -> bool {
-        matches!(
-            self,
-            T::U1 | T::U2 | T::U4 | T::U8 | T::U16 | T::U32 | T::U64
-        )
+        matches!(self, T::U1 | T::U2 | T::U4 | T::U8 | T::U16 | T::U32 | T::U64)
     }
 
     /// Whether this is a floating-point type (real, not complex).

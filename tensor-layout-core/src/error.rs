@@ -24,10 +24,7 @@ impl Snippet {
     /// assert_eq!(Snippet::of(b"0123456789abcdefXYZ").as_bytes().len(), 16);
     /// ```
     pub const fn of(text: &[u8]) -> Snippet {
-        let mut s = Snippet {
-            len: 0,
-            bytes: [0; 16],
-        };
+        let mut s = Snippet { len: 0, bytes: [0; 16] };
         while (s.len as usize) < text.len() && (s.len as usize) < 16 {
             s.bytes[s.len as usize] = text[s.len as usize];
             s.len += 1;
@@ -108,7 +105,9 @@ impl fmt::Display for Expected {
             Expected::CommaOrCloseBracket => "`,` or `]`",
             Expected::Integer => "an integer",
             Expected::LayoutContinuation => "`,`, `:` or the end of the layout",
-            Expected::Attribute => "a layout attribute (`D T L # * E S SC P M pad`, in this order) or the end of the layout",
+            Expected::Attribute => {
+                "a layout attribute (`D T L # * E S SC P M pad`, in this order) or the end of the layout"
+            }
             Expected::OpenParen => "`(`",
             Expected::CommaOrCloseParen => "`,` or `)`",
             Expected::TileEntry => "a tile size or `*`",
@@ -245,9 +244,7 @@ impl fmt::Display for ParseErrorKind {
             ParseErrorKind::UnknownElementType { name } => {
                 write!(f, "unknown element type {name} (XLA spells types in lowercase, like `f32` or `bf16`)")
             }
-            ParseErrorKind::IntegerOutOfRange => {
-                f.write_str("integer does not fit in a signed 64-bit integer")
-            }
+            ParseErrorKind::IntegerOutOfRange => f.write_str("integer does not fit in a signed 64-bit integer"),
             ParseErrorKind::NegativeDimension { value } => {
                 write!(f, "dimension size {value} is negative")
             }
@@ -255,25 +252,15 @@ impl fmt::Display for ParseErrorKind {
                 write!(f, "tile size {value} is negative; only `*` (combine) is allowed besides positive sizes")
             }
             ParseErrorKind::TooMany { what } => {
-                write!(
-                    f,
-                    "more than {} {} (the fixed capacity of tensor-layout)",
-                    what.limit(),
-                    what.noun()
-                )
+                write!(f, "more than {} {} (the fixed capacity of tensor-layout)", what.limit(), what.noun())
             }
             ParseErrorKind::AttributeOutOfOrder { attribute, after } => {
-                write!(
-                    f,
-                    "layout attribute `{attribute}` must come before `{after}`"
-                )
+                write!(f, "layout attribute `{attribute}` must come before `{after}`")
             }
             ParseErrorKind::DuplicateAttribute { attribute } => {
                 write!(f, "layout attribute `{attribute}` is written twice")
             }
-            ParseErrorKind::NotAnArray => {
-                f.write_str("expected an array shape, found a tuple or buffer")
-            }
+            ParseErrorKind::NotAnArray => f.write_str("expected an array shape, found a tuple or buffer"),
         }
     }
 }
@@ -564,6 +551,11 @@ pub enum IndexError {
     ZeroTile,
     /// A tiled shape longer than [`crate::MAX_PHYSICAL_RANK`] (only for shapes validation would reject).
     Capacity,
+    /// A size or offset that does not fit in this target's `usize`.
+    ExceedsUsize {
+        /// The value.
+        value: u128,
+    },
 }
 
 impl fmt::Display for IndexError {
@@ -576,21 +568,11 @@ impl fmt::Display for IndexError {
                 plural(found, "entry", "entries"),
                 plural(expected, "dimension", "dimensions")
             ),
-            I::OutOfBounds {
-                dimension,
-                index,
-                size,
-            } => {
-                write!(
-                    f,
-                    "index {index} is out of bounds for dimension {dimension} of size {size}"
-                )
+            I::OutOfBounds { dimension, index, size } => {
+                write!(f, "index {index} is out of bounds for dimension {dimension} of size {size}")
             }
             I::OffsetOutOfRange { offset, storage } => {
-                write!(
-                    f,
-                    "offset {offset} is past the storage of {storage} elements"
-                )
+                write!(f, "offset {offset} is past the storage of {storage} elements")
             }
             I::DimensionOutOfRange { dimension, rank } => write!(
                 f,
@@ -598,23 +580,15 @@ impl fmt::Display for IndexError {
                 plural(rank, "dimension", "dimensions")
             ),
             I::UnboundedDimension { dimension } => {
-                write!(
-                    f,
-                    "dimension {dimension} is unbounded (`?`) and has no size"
-                )
+                write!(f, "dimension {dimension} is unbounded (`?`) and has no size")
             }
             I::Overflow => f.write_str("size arithmetic overflows 64 bits"),
             I::Tiled => f.write_str("element strides exist only for untiled layouts"),
-            I::CombineInFirstTile => {
-                f.write_str("XLA's `ArraySize` cannot evaluate a `*` in the first tile")
-            }
+            I::CombineInFirstTile => f.write_str("XLA's `ArraySize` cannot evaluate a `*` in the first tile"),
             I::CombineOnMostMinor => f.write_str("`*` cannot be the most minor entry of a tile"),
             I::ZeroTile => f.write_str("tile sizes must be positive"),
-            I::Capacity => write!(
-                f,
-                "the tiled shape has more than {} dimensions",
-                crate::MAX_PHYSICAL_RANK
-            ),
+            I::Capacity => write!(f, "the tiled shape has more than {} dimensions", crate::MAX_PHYSICAL_RANK),
+            I::ExceedsUsize { value } => write!(f, "{value} does not fit in this target's `usize`"),
         }
     }
 }

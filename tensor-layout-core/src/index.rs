@@ -36,10 +36,7 @@ impl Index {
             v[i] = values[i];
             i += 1;
         }
-        Some(Index {
-            len: values.len() as u8,
-            values: v,
-        })
+        Some(Index { len: values.len() as u8, values: v })
     }
 
     /// The entries.
@@ -205,10 +202,88 @@ impl ArrayShape {
             }
             d += 1;
         }
-        Ok(Slot::Element(Index {
-            len: n as u8,
-            values: out,
-        }))
+        Ok(Slot::Element(Index { len: n as u8, values: out }))
+    }
+
+    /// Splits the logical dimensions into independent groups: the offset is the sum, over the groups, of the
+    /// offset of the index restricted to the group (other entries 0) — see [`ArrayShape::partial_offset`].
+    /// Entry `d` is the bit mask of the group of logical dimension `d`. Without `*` every dimension is a group
+    /// of its own; `*` joins the dimensions it combines.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert_eq!(&s.dimension_groups().unwrap()[..2], &[0b01, 0b10]);
+    /// let s = ArrayShape::parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap();
+    /// assert_eq!(&s.dimension_groups().unwrap()[..5], &[0b00111, 0b00111, 0b00111, 0b11000, 0b11000]);
+    /// ```
+    pub const fn dimension_groups(&self) -> Result<[u16; MAX_RANK], IndexError> {
+        let w = match tile::walk(self, &[]) {
+            Ok(w) => w,
+            Err(e) => return Err(e),
+        };
+        let n = self.rank();
+        let mut groups = [0u16; MAX_RANK];
+        let mut d = 0;
+        while d < n {
+            groups[d] = 1 << d;
+            d += 1;
+        }
+        // Merge until stable: every final dimension's owners form one group.
+        let mut changed = true;
+        while changed {
+            changed = false;
+            let mut j = 0;
+            while j < w.shape.len as usize {
+                let mask = w.owners[j];
+                let mut union = mask;
+                let mut d = 0;
+                while d < n {
+                    if mask & (1 << d) != 0 {
+                        union |= groups[d];
+                    }
+                    d += 1;
+                }
+                let mut d = 0;
+                while d < n {
+                    if union & (1 << d) != 0 && groups[d] != union {
+                        groups[d] = union;
+                        changed = true;
+                    }
+                    d += 1;
+                }
+                j += 1;
+            }
+        }
+        Ok(groups)
+    }
+
+    /// The offset contribution of the index entries selected by `mask` (bit `d` = logical dimension `d`), the
+    /// others taken as 0. For the masks of [`ArrayShape::dimension_groups`] the contributions of all groups add
+    /// up to [`ArrayShape::offset`], which lets iteration recompute only the groups whose entries changed.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// let total = s.partial_offset(&[2, 3], 0b01).unwrap() + s.partial_offset(&[2, 3], 0b10).unwrap();
+    /// assert_eq!(total, s.offset(&[2, 3]).unwrap());
+    /// ```
+    pub const fn partial_offset(&self, index: &[u64], mask: u16) -> Result<u64, IndexError> {
+        if let Err(e) = tile::check_index(self, index) {
+            return Err(e);
+        }
+        let mut masked = [0u64; MAX_RANK];
+        let mut d = 0;
+        while d < index.len() {
+            if mask & (1 << d) != 0 {
+                masked[d] = index[d];
+            }
+            d += 1;
+        }
+        match tile::walk(self, masked.split_at(index.len()).0) {
+            Ok(w) => tile::row_major(&w.shape, &w.index),
+            Err(e) => Err(e),
+        }
     }
 
     /// Element strides of an untiled layout (padded dimensions included): the stride of the `k`-th most minor
@@ -225,10 +300,7 @@ impl ArrayShape {
         }
         let n = self.rank();
         let m2m = self.layout().minor_to_major();
-        let mut out = Strides {
-            len: n as u8,
-            values: [0; MAX_RANK],
-        };
+        let mut out = Strides { len: n as u8, values: [0; MAX_RANK] };
         let mut stride: u64 = 1;
         let mut k = 0;
         while k < n {
@@ -261,10 +333,7 @@ impl ArrayShape {
         let n = self.rank() as i64;
         let r = if d < 0 { d + n } else { d };
         if r < 0 || r >= n {
-            return Err(IndexError::DimensionOutOfRange {
-                dimension: d,
-                rank: self.rank(),
-            });
+            return Err(IndexError::DimensionOutOfRange { dimension: d, rank: self.rank() });
         }
         Ok(r as usize)
     }
@@ -320,11 +389,7 @@ pub const fn dimension_letter(rank: usize, d: usize) -> Option<char> {
 
 /// Undoes one tiling step: `w` holds an index in the shape after `tile` was applied to `before`; on return it
 /// holds the index in `before`. `Ok(false)` when the slot is padding of a partial tile.
-const fn untile(
-    w: &mut Walk,
-    before: &PhysicalShape,
-    tile: &tile::Tile,
-) -> Result<bool, IndexError> {
+const fn untile(w: &mut Walk, before: &PhysicalShape, tile: &tile::Tile) -> Result<bool, IndexError> {
     let k = tile.len as usize;
     let n = before.len as usize;
     let ext = if k > n { k - n } else { 0 };

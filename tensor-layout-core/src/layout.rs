@@ -72,13 +72,8 @@ impl PaddingValue {
     /// ```
     pub const fn from_name(name: &[u8]) -> Option<PaddingValue> {
         use crate::dtype::bytes_eq;
-        let all = [
-            PaddingValue::Zero,
-            PaddingValue::One,
-            PaddingValue::Lowest,
-            PaddingValue::Highest,
-            PaddingValue::Unknown,
-        ];
+        let all =
+            [PaddingValue::Zero, PaddingValue::One, PaddingValue::Lowest, PaddingValue::Highest, PaddingValue::Unknown];
         let mut i = 0;
         while i < all.len() {
             if bytes_eq(all[i].name().as_bytes(), name) {
@@ -217,11 +212,7 @@ pub struct Layout {
     pub(crate) padding: Option<Padding>,
 }
 
-const EMPTY_SPLIT: SplitConfig = SplitConfig {
-    dimension: 0,
-    len: 0,
-    indices: [0; MAX_SPLIT_INDICES],
-};
+const EMPTY_SPLIT: SplitConfig = SplitConfig { dimension: 0, len: 0, indices: [0; MAX_SPLIT_INDICES] };
 
 impl Layout {
     /// The empty layout (no `minor_to_major` entries, no attributes): what a scalar has.
@@ -398,7 +389,7 @@ impl Layout {
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
-    /// assert!(!ArrayShape::parse("f32[2]{0:S(0)E(0)L(1)}").unwrap().layout().has_attributes());
+    /// assert!(!ArrayShape::parse("f32[2]{0:L(1)E(0)S(0)}").unwrap().layout().has_attributes());
     /// ```
     pub const fn has_attributes(&self) -> bool {
         !self.tiles.is_empty()
@@ -449,41 +440,27 @@ pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationEr
         0 => {
             if !p.element_type.is_array() {
                 if rank != 0 {
-                    return Err(ValidationError::NonArrayWithDimensions {
-                        element_type: p.element_type,
-                    });
+                    return Err(ValidationError::NonArrayWithDimensions { element_type: p.element_type });
                 }
                 if l.has_attributes() {
-                    return Err(ValidationError::NonArrayWithLayout {
-                        element_type: p.element_type,
-                    });
+                    return Err(ValidationError::NonArrayWithLayout { element_type: p.element_type });
                 }
             }
             Ok(())
         }
         1 => {
             if l.m2m_len as usize != rank {
-                return Err(ValidationError::MinorToMajorLength {
-                    rank,
-                    entries: l.m2m_len as usize,
-                });
+                return Err(ValidationError::MinorToMajorLength { rank, entries: l.m2m_len as usize });
             }
             let mut seen = [false; MAX_RANK];
             let mut i = 0;
             while i < rank {
                 let v = l.minor_to_major[i];
                 if v < 0 || v >= rank as i64 {
-                    return Err(ValidationError::MinorToMajorOutOfBounds {
-                        position: i,
-                        value: v,
-                        rank,
-                    });
+                    return Err(ValidationError::MinorToMajorOutOfBounds { position: i, value: v, rank });
                 }
                 if seen[v as usize] {
-                    return Err(ValidationError::MinorToMajorDuplicate {
-                        position: i,
-                        value: v,
-                    });
+                    return Err(ValidationError::MinorToMajorDuplicate { position: i, value: v });
                 }
                 seen[v as usize] = true;
                 i += 1;
@@ -492,30 +469,19 @@ pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationEr
         }
         2 => {
             if l.tail_padding_alignment <= 0 {
-                return Err(ValidationError::TailAlignmentNotPositive {
-                    value: l.tail_padding_alignment,
-                });
+                return Err(ValidationError::TailAlignmentNotPositive { value: l.tail_padding_alignment });
             }
             Ok(())
         }
         3 => {
             if let Some(t) = l.index_type {
-                return Err(ValidationError::SparseOnlyAttribute {
-                    attribute: "#",
-                    element_type: Some(t),
-                });
+                return Err(ValidationError::SparseOnlyAttribute { attribute: "#", element_type: Some(t) });
             }
             if let Some(t) = l.pointer_type {
-                return Err(ValidationError::SparseOnlyAttribute {
-                    attribute: "*",
-                    element_type: Some(t),
-                });
+                return Err(ValidationError::SparseOnlyAttribute { attribute: "*", element_type: Some(t) });
             }
             if l.has_physical_shape {
-                return Err(ValidationError::SparseOnlyAttribute {
-                    attribute: "P",
-                    element_type: None,
-                });
+                return Err(ValidationError::SparseOnlyAttribute { attribute: "P", element_type: None });
             }
             Ok(())
         }
@@ -530,9 +496,7 @@ pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationEr
                 let mut k = 0;
                 while k < dims.len() {
                     match dims[k] {
-                        TileDim::Size(0) => {
-                            return Err(ValidationError::ZeroTileDimension { level, entry: k })
-                        }
+                        TileDim::Size(0) => return Err(ValidationError::ZeroTileDimension { level, entry: k }),
                         TileDim::Combine if k + 1 == dims.len() => {
                             return Err(ValidationError::CombineOnMostMinor { level, entry: k })
                         }
@@ -546,17 +510,13 @@ pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationEr
         }
         5 => {
             if l.element_size_bits < 0 {
-                return Err(ValidationError::NegativeElementSize {
-                    value: l.element_size_bits,
-                });
+                return Err(ValidationError::NegativeElementSize { value: l.element_size_bits });
             }
             Ok(())
         }
         6 => {
             if l.memory_space < i8::MIN as i64 || l.memory_space > i8::MAX as i64 {
-                return Err(ValidationError::MemorySpaceOutOfRange {
-                    value: l.memory_space,
-                });
+                return Err(ValidationError::MemorySpaceOutOfRange { value: l.memory_space });
             }
             Ok(())
         }
@@ -564,10 +524,7 @@ pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationEr
         8 => {
             if let Some(pad) = &l.padding {
                 if pad.len as usize != rank {
-                    return Err(ValidationError::PaddedDimensionsCount {
-                        rank,
-                        entries: pad.len as usize,
-                    });
+                    return Err(ValidationError::PaddedDimensionsCount { rank, entries: pad.len as usize });
                 }
                 let mut i = 0;
                 while i < rank {
@@ -616,11 +573,7 @@ const fn check_splits(p: &ParsedArray) -> Result<(), ValidationError> {
         }
         let idx = splits[i].indices();
         // Validation of the split size needs a valid minor_to_major; rule 1 reports it otherwise.
-        let logical = if (l.m2m_len as usize) == rank {
-            l.minor_to_major[rank - 1 - d as usize]
-        } else {
-            -1
-        };
+        let logical = if (l.m2m_len as usize) == rank { l.minor_to_major[rank - 1 - d as usize] } else { -1 };
         let size = if logical >= 0 && logical < rank as i64 {
             match p.dims[logical as usize].size() {
                 Some(s) => s as i64,
@@ -635,10 +588,7 @@ const fn check_splits(p: &ParsedArray) -> Result<(), ValidationError> {
                 return Err(ValidationError::SplitIndicesNotIncreasing { split: i, entry: k });
             }
             if idx[k] >= size {
-                return Err(ValidationError::SplitIndexOutOfBounds {
-                    index: idx[k],
-                    size,
-                });
+                return Err(ValidationError::SplitIndexOutOfBounds { index: idx[k], size });
             }
             k += 1;
         }

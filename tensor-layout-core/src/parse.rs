@@ -30,16 +30,10 @@ pub const fn skip_trivia(text: &[u8], mut pos: usize) -> usize {
             pos += 1;
         } else if b == b'/' && pos + 1 < text.len() && text[pos + 1] == b'*' {
             pos += 2;
-            while pos < text.len()
-                && !(text[pos] == b'*' && pos + 1 < text.len() && text[pos + 1] == b'/')
-            {
+            while pos < text.len() && !(text[pos] == b'*' && pos + 1 < text.len() && text[pos + 1] == b'/') {
                 pos += 1;
             }
-            pos = if pos + 2 <= text.len() {
-                pos + 2
-            } else {
-                text.len()
-            };
+            pos = if pos + 2 <= text.len() { pos + 2 } else { text.len() };
         } else if b == b'/' && pos + 1 < text.len() && text[pos + 1] == b'/' {
             while pos < text.len() && text[pos] != b'\n' {
                 pos += 1;
@@ -107,19 +101,12 @@ const fn expected(text: &[u8], pos: usize, what: Expected) -> ParseError {
     ParseError {
         offset: pos,
         end,
-        kind: ParseErrorKind::Expected {
-            expected: what,
-            found: Snippet::of(slice(text, pos, end)),
-        },
+        kind: ParseErrorKind::Expected { expected: what, found: Snippet::of(slice(text, pos, end)) },
     }
 }
 
 const fn error(pos: usize, end: usize, kind: ParseErrorKind) -> ParseError {
-    ParseError {
-        offset: pos,
-        end,
-        kind,
-    }
+    ParseError { offset: pos, end, kind }
 }
 
 const fn at(text: &[u8], pos: usize, b: u8) -> bool {
@@ -163,19 +150,11 @@ pub const fn parse_int(text: &[u8], pos: usize) -> Result<(i64, usize), ParseErr
         }
         p += 1;
     }
-    let limit = if neg {
-        i64::MAX as u64 + 1
-    } else {
-        i64::MAX as u64
-    };
+    let limit = if neg { i64::MAX as u64 + 1 } else { i64::MAX as u64 };
     if overflow || v > limit {
         return Err(error(pos, p, ParseErrorKind::IntegerOutOfRange));
     }
-    let value = if neg {
-        (v as i64).wrapping_neg()
-    } else {
-        v as i64
-    };
+    let value = if neg { (v as i64).wrapping_neg() } else { v as i64 };
     Ok((value, p))
 }
 
@@ -184,11 +163,7 @@ const fn parse_size(text: &[u8], pos: usize) -> Result<(u64, usize), ParseError>
     let start = skip_trivia(text, pos);
     let (v, end) = tri!(parse_int(text, start));
     if v < 0 {
-        return Err(error(
-            start,
-            end,
-            ParseErrorKind::NegativeDimension { value: v },
-        ));
+        return Err(error(start, end, ParseErrorKind::NegativeDimension { value: v }));
     }
     Ok((v as u64, end))
 }
@@ -227,13 +202,7 @@ pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usi
     }
     let name = slice(text, start, name_end);
     let Some(element_type) = ElementType::from_name(name) else {
-        return Err(error(
-            start,
-            name_end,
-            ParseErrorKind::UnknownElementType {
-                name: Snippet::of(name),
-            },
-        ));
+        return Err(error(start, name_end, ParseErrorKind::UnknownElementType { name: Snippet::of(name) }));
     };
     let mut p = tri!(expect_byte(text, name_end, b'[', Expected::OpenBracket));
     let mut dims = [Dim::Static(0); MAX_RANK];
@@ -260,13 +229,7 @@ pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usi
                 return Err(expected(text, p, Expected::Dimension));
             };
             if rank == MAX_RANK {
-                return Err(error(
-                    dim_start,
-                    p,
-                    ParseErrorKind::TooMany {
-                        what: Capacity::Dimensions,
-                    },
-                ));
+                return Err(error(dim_start, p, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
             }
             dims[rank] = dim;
             rank += 1;
@@ -281,12 +244,7 @@ pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usi
             }
         }
     }
-    let mut shape = ParsedArray {
-        element_type,
-        rank: rank as u8,
-        dims,
-        layout: Layout::default_for_rank(rank),
-    };
+    let mut shape = ParsedArray { element_type, rank: rank as u8, dims, layout: Layout::default_for_rank(rank) };
     // A layout follows only if `{` (or `<`) is followed by an integer or `:`.
     let q = skip_trivia(text, p);
     if at(text, q, b'{') || at(text, q, b'<') {
@@ -325,11 +283,7 @@ const fn attribute_at(text: &[u8], pos: usize) -> Option<(usize, usize)> {
 }
 
 /// Parses a layout from just after its opening brace to just after `close`.
-const fn parse_layout_body(
-    text: &[u8],
-    pos: usize,
-    close: u8,
-) -> Result<(Layout, usize), ParseError> {
+const fn parse_layout_body(text: &[u8], pos: usize, close: u8) -> Result<(Layout, usize), ParseError> {
     let mut l = Layout::EMPTY;
     let mut p = skip_trivia(text, pos);
     if int_starts(text, p) {
@@ -337,13 +291,7 @@ const fn parse_layout_body(
             let start = skip_trivia(text, p);
             let (v, e) = tri!(parse_int(text, start));
             if l.m2m_len as usize == MAX_RANK {
-                return Err(error(
-                    start,
-                    e,
-                    ParseErrorKind::TooMany {
-                        what: Capacity::Dimensions,
-                    },
-                ));
+                return Err(error(start, e, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
             }
             l.minor_to_major[l.m2m_len as usize] = v;
             l.m2m_len += 1;
@@ -368,13 +316,7 @@ const fn parse_layout_body(
                 return Err(expected(text, p, Expected::Attribute));
             };
             if attr as isize == last {
-                return Err(error(
-                    p,
-                    after,
-                    ParseErrorKind::DuplicateAttribute {
-                        attribute: ATTRIBUTES[attr],
-                    },
-                ));
+                return Err(error(p, after, ParseErrorKind::DuplicateAttribute { attribute: ATTRIBUTES[attr] }));
             }
             if (attr as isize) < last {
                 return Err(error(
@@ -406,12 +348,7 @@ const fn paren_int(text: &[u8], pos: usize) -> Result<(i64, usize), ParseError> 
 }
 
 /// Parses the body of one attribute (after its keyword) into `l`.
-const fn parse_attribute(
-    text: &[u8],
-    pos: usize,
-    attr: usize,
-    l: &mut Layout,
-) -> Result<usize, ParseError> {
+const fn parse_attribute(text: &[u8], pos: usize, attr: usize, l: &mut Layout) -> Result<usize, ParseError> {
     match attr {
         0 => parse_dim_level_types(text, pos),
         1 => parse_tiles(text, pos, l),
@@ -436,9 +373,7 @@ const fn parse_attribute(
                 return Err(error(
                     start,
                     end,
-                    ParseErrorKind::UnknownElementType {
-                        name: Snippet::of(slice(text, start, end)),
-                    },
+                    ParseErrorKind::UnknownElementType { name: Snippet::of(slice(text, start, end)) },
                 ));
             };
             if attr == 3 {
@@ -512,11 +447,7 @@ const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, P
                 } else if int_starts(text, p) {
                     let (v, e) = tri!(parse_int(text, p));
                     if v < 0 {
-                        return Err(error(
-                            p,
-                            e,
-                            ParseErrorKind::NegativeTileDimension { value: v },
-                        ));
+                        return Err(error(p, e, ParseErrorKind::NegativeTileDimension { value: v }));
                     }
                     p = e;
                     TileDim::Size(v as u64)
@@ -524,13 +455,7 @@ const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, P
                     return Err(expected(text, p, Expected::TileEntry));
                 };
                 if tile.len as usize == MAX_TILE_RANK {
-                    return Err(error(
-                        entry_start,
-                        p,
-                        ParseErrorKind::TooMany {
-                            what: Capacity::TileEntries,
-                        },
-                    ));
+                    return Err(error(entry_start, p, ParseErrorKind::TooMany { what: Capacity::TileEntries }));
                 }
                 tile.dims[tile.len as usize] = entry;
                 tile.len += 1;
@@ -546,13 +471,7 @@ const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, P
             }
         }
         if !l.tiles.push(tile) {
-            return Err(error(
-                tile_start,
-                p,
-                ParseErrorKind::TooMany {
-                    what: Capacity::Tiles,
-                },
-            ));
+            return Err(error(tile_start, p, ParseErrorKind::TooMany { what: Capacity::Tiles }));
         }
         p = skip_trivia(text, p);
     }
@@ -568,11 +487,7 @@ const fn parse_splits(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, 
     while at(text, p, b'(') {
         let split_start = p;
         let (d, e) = tri!(parse_int(text, p + 1));
-        let mut sc = SplitConfig {
-            dimension: d,
-            len: 0,
-            indices: [0; MAX_SPLIT_INDICES],
-        };
+        let mut sc = SplitConfig { dimension: d, len: 0, indices: [0; MAX_SPLIT_INDICES] };
         p = tri!(expect_byte(text, e, b':', Expected::Colon));
         p = skip_trivia(text, p);
         if at(text, p, b')') {
@@ -582,13 +497,7 @@ const fn parse_splits(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, 
                 let start = skip_trivia(text, p);
                 let (v, e) = tri!(parse_int(text, start));
                 if sc.len as usize == MAX_SPLIT_INDICES {
-                    return Err(error(
-                        start,
-                        e,
-                        ParseErrorKind::TooMany {
-                            what: Capacity::SplitIndices,
-                        },
-                    ));
+                    return Err(error(start, e, ParseErrorKind::TooMany { what: Capacity::SplitIndices }));
                 }
                 sc.indices[sc.len as usize] = v;
                 sc.len += 1;
@@ -604,13 +513,7 @@ const fn parse_splits(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, 
             }
         }
         if l.split_count as usize == MAX_SPLITS {
-            return Err(error(
-                split_start,
-                p,
-                ParseErrorKind::TooMany {
-                    what: Capacity::Splits,
-                },
-            ));
+            return Err(error(split_start, p, ParseErrorKind::TooMany { what: Capacity::Splits }));
         }
         l.splits[l.split_count as usize] = sc;
         l.split_count += 1;
@@ -622,22 +525,12 @@ const fn parse_splits(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, 
 /// `pad(3,5)` or `pad(3,5:zero)`: the older padded dimensions (our extension).
 const fn parse_padding(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, ParseError> {
     let mut p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
-    let mut pad = Padding {
-        len: 0,
-        dims: [0; MAX_RANK],
-        value: PaddingValue::Unspecified,
-    };
+    let mut pad = Padding { len: 0, dims: [0; MAX_RANK], value: PaddingValue::Unspecified };
     loop {
         let start = skip_trivia(text, p);
         let (v, e) = tri!(parse_size(text, start));
         if pad.len as usize == MAX_RANK {
-            return Err(error(
-                start,
-                e,
-                ParseErrorKind::TooMany {
-                    what: Capacity::Dimensions,
-                },
-            ));
+            return Err(error(start, e, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
         }
         pad.dims[pad.len as usize] = v;
         pad.len += 1;
@@ -718,13 +611,7 @@ impl<'a> ShapeParser<'a> {
     /// assert!(ShapeParser::new(b"()").next_event().is_ok());
     /// ```
     pub const fn new(text: &'a [u8]) -> ShapeParser<'a> {
-        ShapeParser {
-            text,
-            pos: 0,
-            depth: 0,
-            buffer: [false; MAX_DEPTH],
-            want: Want::Shape,
-        }
+        ShapeParser { text, pos: 0, depth: 0, buffer: [false; MAX_DEPTH], want: Want::Shape }
     }
 
     /// The byte position reached.
@@ -755,13 +642,7 @@ impl<'a> ShapeParser<'a> {
 
     const fn push(&mut self, buffer: bool, at: usize) -> Result<(), ParseError> {
         if self.depth == MAX_DEPTH {
-            return Err(error(
-                at,
-                at + 1,
-                ParseErrorKind::TooMany {
-                    what: Capacity::Nesting,
-                },
-            ));
+            return Err(error(at, at + 1, ParseErrorKind::TooMany { what: Capacity::Nesting }));
         }
         self.buffer[self.depth] = buffer;
         self.depth += 1;

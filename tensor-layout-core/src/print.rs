@@ -42,11 +42,7 @@ impl<const N: usize> TextBuf<N> {
     /// assert_eq!(TextBuf::<4>::new().as_str(), "");
     /// ```
     pub const fn new() -> Self {
-        TextBuf {
-            len: 0,
-            bytes: [0; N],
-            overflow: false,
-        }
+        TextBuf { len: 0, bytes: [0; N], overflow: false }
     }
 
     /// Appends bytes (which must be UTF-8 as a whole once writing is done).
@@ -180,7 +176,7 @@ pub const fn write_type_and_dims<const N: usize>(b: &mut TextBuf<N>, p: &ParsedA
 /// ```
 /// use tensor_layout_core::{parse::parse_array, print::{write_layout, TextBuf}};
 /// let mut b = TextBuf::<64>::new();
-/// write_layout(&mut b, parse_array(b"f32[3,5]{0,1:T(2,2)E(0)S(0)L(1)}").unwrap().layout());
+/// write_layout(&mut b, parse_array(b"f32[3,5]{0,1:T(2,2)L(1)E(0)S(0)}").unwrap().layout());
 /// assert_eq!(b.as_str(), "{0,1:T(2,2)}");
 /// ```
 pub const fn write_layout<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
@@ -376,11 +372,7 @@ pub fn write_canonical<W: fmt::Write>(text: &[u8], out: &mut W) -> Result<(), Er
                 put(b.as_str())?;
             }
             Event::TupleStart | Event::BufferStart => {
-                put(if matches!(event, Event::TupleStart) {
-                    "("
-                } else {
-                    "b("
-                })?;
+                put(if matches!(event, Event::TupleStart) { "(" } else { "b(" })?;
                 depth += 1;
                 counts[depth] = 0;
             }

@@ -79,10 +79,7 @@ impl ParsedArray {
     /// let p = ParsedArray::new(ElementType::F32, &[3, 5]).unwrap();
     /// assert_eq!(p.layout().minor_to_major(), &[1, 0]);
     /// ```
-    pub const fn new(
-        element_type: ElementType,
-        dims: &[u64],
-    ) -> Result<ParsedArray, ValidationError> {
+    pub const fn new(element_type: ElementType, dims: &[u64]) -> Result<ParsedArray, ValidationError> {
         if dims.len() > MAX_RANK {
             return Err(ValidationError::TooManyDimensions { rank: dims.len() });
         }
@@ -92,12 +89,7 @@ impl ParsedArray {
             d[i] = Dim::Static(dims[i]);
             i += 1;
         }
-        Ok(ParsedArray {
-            element_type,
-            rank: dims.len() as u8,
-            dims: d,
-            layout: Layout::default_for_rank(dims.len()),
-        })
+        Ok(ParsedArray { element_type, rank: dims.len() as u8, dims: d, layout: Layout::default_for_rank(dims.len()) })
     }
 
     /// The element type.
@@ -260,10 +252,7 @@ impl ArrayShape {
     /// ```
     pub const fn dim_size(&self, d: usize) -> Result<u64, crate::IndexError> {
         if d >= self.rank() {
-            return Err(crate::IndexError::DimensionOutOfRange {
-                dimension: d as i64,
-                rank: self.rank(),
-            });
+            return Err(crate::IndexError::DimensionOutOfRange { dimension: d as i64, rank: self.rank() });
         }
         match self.0.dims[d].size() {
             Some(n) => Ok(n),

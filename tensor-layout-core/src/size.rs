@@ -208,10 +208,7 @@ pub(crate) const fn check_sizes(p: &ParsedArray) -> Result<(), ValidationError> 
     while i < dims.len() {
         if let Dim::Static(n) | Dim::Bounded(n) = dims[i] {
             if n > I64_MAX {
-                return Err(ValidationError::DimensionTooLarge {
-                    dimension: i,
-                    size: n,
-                });
+                return Err(ValidationError::DimensionTooLarge { dimension: i, size: n });
             }
             product = match product.checked_mul(n) {
                 Some(v) if v <= I64_MAX => v,

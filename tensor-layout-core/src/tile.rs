@@ -57,10 +57,7 @@ pub struct Tile {
 }
 
 impl Tile {
-    pub(crate) const EMPTY: Tile = Tile {
-        len: 0,
-        dims: [TileDim::Size(0); MAX_TILE_RANK],
-    };
+    pub(crate) const EMPTY: Tile = Tile { len: 0, dims: [TileDim::Size(0); MAX_TILE_RANK] };
 
     /// A tile with these entries; `None` when there are more than [`MAX_TILE_RANK`].
     ///
@@ -131,10 +128,7 @@ pub struct Tiles {
 
 impl Tiles {
     /// No tiles.
-    pub const NONE: Tiles = Tiles {
-        count: 0,
-        tiles: [Tile::EMPTY; MAX_TILES],
-    };
+    pub const NONE: Tiles = Tiles { count: 0, tiles: [Tile::EMPTY; MAX_TILES] };
 
     /// The tiles as a slice.
     ///
@@ -188,10 +182,7 @@ pub struct PhysicalShape {
 }
 
 impl PhysicalShape {
-    pub(crate) const EMPTY: PhysicalShape = PhysicalShape {
-        len: 0,
-        dims: [0; MAX_PHYSICAL_RANK],
-    };
+    pub(crate) const EMPTY: PhysicalShape = PhysicalShape { len: 0, dims: [0; MAX_PHYSICAL_RANK] };
 
     /// The sizes, most major first.
     ///
@@ -230,6 +221,8 @@ impl PhysicalShape {
 pub(crate) struct Walk {
     pub(crate) shape: PhysicalShape,
     pub(crate) index: [u64; MAX_PHYSICAL_RANK],
+    /// For each current dimension, the set (bit mask) of logical dimensions its index depends on.
+    pub(crate) owners: [u16; MAX_PHYSICAL_RANK],
 }
 
 const OVERFLOW: IndexError = IndexError::Overflow;
@@ -246,10 +239,7 @@ pub(crate) const fn arithmetic_size(s: &ArrayShape, d: usize) -> Result<u64, Ind
 pub(crate) const fn start(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexError> {
     let n = s.rank();
     let m2m = s.layout().minor_to_major();
-    let mut w = Walk {
-        shape: PhysicalShape::EMPTY,
-        index: [0; MAX_PHYSICAL_RANK],
-    };
+    let mut w = Walk { shape: PhysicalShape::EMPTY, index: [0; MAX_PHYSICAL_RANK], owners: [0; MAX_PHYSICAL_RANK] };
     let mut p = 0;
     while p < n {
         let logical = m2m[n - 1 - p] as usize;
@@ -260,6 +250,7 @@ pub(crate) const fn start(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexEr
         if p < index.len() && logical < index.len() {
             w.index[p] = index[logical];
         }
+        w.owners[p] = 1 << logical;
         p += 1;
     }
     w.shape.len = n as u8;
@@ -278,11 +269,13 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexErr
             i -= 1;
             w.shape.dims[i + ext] = w.shape.dims[i];
             w.index[i + ext] = w.index[i];
+            w.owners[i + ext] = w.owners[i];
         }
         let mut j = 0;
         while j < ext {
             w.shape.dims[j] = 1;
             w.index[j] = 0;
+            w.owners[j] = 0;
             j += 1;
         }
         len = k;
@@ -292,6 +285,7 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexErr
     let mut sizes = [0u64; MAX_TILE_RANK];
     let mut idx = [0u64; MAX_TILE_RANK];
     let mut tsz = [0u64; MAX_TILE_RANK];
+    let mut own = [0u16; MAX_TILE_RANK];
     let mut kept = 0; // entries kept, collected minor-first then reversed
     let mut i = k;
     while i > 0 {
@@ -316,6 +310,7 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexErr
                 };
                 sizes[last] = ns;
                 idx[last] = ni;
+                own[last] |= w.owners[s + i];
             }
             TileDim::Size(t) => {
                 if t == 0 {
@@ -324,6 +319,7 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexErr
                 sizes[kept] = d;
                 idx[kept] = e;
                 tsz[kept] = t;
+                own[kept] = w.owners[s + i];
                 kept += 1;
             }
         }
@@ -341,6 +337,8 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexErr
         w.index[s + j] = idx[src] / t;
         w.shape.dims[s + kept + j] = t;
         w.index[s + kept + j] = idx[src] % t;
+        w.owners[s + j] = own[src];
+        w.owners[s + kept + j] = own[src];
         j += 1;
     }
     w.shape.len = new_len as u8;
@@ -365,10 +363,7 @@ pub(crate) const fn walk(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexErr
 }
 
 /// Row-major linear index of `index` in `shape`, checked.
-pub(crate) const fn row_major(
-    shape: &PhysicalShape,
-    index: &[u64; MAX_PHYSICAL_RANK],
-) -> Result<u64, IndexError> {
+pub(crate) const fn row_major(shape: &PhysicalShape, index: &[u64; MAX_PHYSICAL_RANK]) -> Result<u64, IndexError> {
     let mut off: u64 = 0;
     let mut i = 0;
     while i < shape.len as usize {
@@ -387,10 +382,7 @@ pub(crate) const fn row_major(
 /// Checks that `index` has the shape's rank and lies within the logical dimensions.
 pub(crate) const fn check_index(s: &ArrayShape, index: &[u64]) -> Result<(), IndexError> {
     if index.len() != s.rank() {
-        return Err(IndexError::WrongRank {
-            expected: s.rank(),
-            found: index.len(),
-        });
+        return Err(IndexError::WrongRank { expected: s.rank(), found: index.len() });
     }
     let mut d = 0;
     while d < index.len() {
@@ -399,11 +391,7 @@ pub(crate) const fn check_index(s: &ArrayShape, index: &[u64]) -> Result<(), Ind
             Err(e) => return Err(e),
         };
         if index[d] >= size {
-            return Err(IndexError::OutOfBounds {
-                dimension: d,
-                index: index[d],
-                size,
-            });
+            return Err(IndexError::OutOfBounds { dimension: d, index: index[d], size });
         }
         d += 1;
     }
@@ -428,11 +416,7 @@ pub(crate) const fn check_index(s: &ArrayShape, index: &[u64]) -> Result<(), Ind
 /// assert_eq!(t.as_slice()[1].dims(), &[Size(2), Size(1)]);
 /// ```
 pub const fn tpu_tiling(element_type: ElementType, physical_dims: &[u64]) -> Tiles {
-    let second_minor = if physical_dims.len() >= 2 {
-        physical_dims[physical_dims.len() - 2]
-    } else {
-        1
-    };
+    let second_minor = if physical_dims.len() >= 2 { physical_dims[physical_dims.len() - 2] } else { 1 };
     let bits = element_type.bits();
     let (rows, pack) = if matches!(element_type, ElementType::Pred) {
         (32, 32)

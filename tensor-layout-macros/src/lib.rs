@@ -15,6 +15,5 @@ pub fn layout(input: TokenStream) -> TokenStream {
         .next()
         .map(|t| t.span())
         .unwrap_or_else(proc_macro2::Span::call_site);
-    quote::quote_spanned!(span=> compile_error!("`layout!` is not implemented yet; use `DynLayout` at runtime"))
-        .into()
+    quote::quote_spanned!(span=> compile_error!("`layout!` is not implemented yet; use `DynLayout` at runtime")).into()
 }

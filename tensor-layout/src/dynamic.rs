@@ -1,0 +1,328 @@
+//! `DynLayout`: a layout known only at runtime.
+
+use core::fmt;
+use core::str::FromStr;
+use tensor_layout_core::{
+    ArrayShape, Dim, ElementType, Error, IndexError, Layout, MemorySpace, PhysicalShape, Slot, Strides, Tile,
+};
+
+use crate::offsets::Offsets;
+
+/// A validated array layout parsed at runtime: the runtime twin of the static layout types.
+///
+/// Fixed capacity, no allocator: up to [`crate::MAX_RANK`] dimensions and [`crate::MAX_TILES`] tile levels of
+/// [`crate::MAX_TILE_RANK`] entries (see `tensor-layout-core`); exceeding a capacity is a parse error, never a
+/// panic. Every query is answered by `tensor-layout-core`'s `const fn` rules. Sizes and offsets are `usize`;
+/// one that does not fit is an [`IndexError::ExceedsUsize`].
+///
+/// ```
+/// use tensor_layout::DynLayout;
+/// let l: DynLayout = "f32[3,5]{1,0:T(2,2)}".parse()?;
+/// assert_eq!(l.offset(&[2, 3])?, 17);
+/// assert_eq!(l.storage_elements()?, 24);
+/// assert_eq!(l.to_string(), "f32[3,5]{1,0:T(2,2)}");
+/// # Ok::<(), tensor_layout::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct DynLayout {
+    shape: ArrayShape,
+}
+
+fn to_usize(v: u128) -> Result<usize, IndexError> {
+    usize::try_from(v).map_err(|_| IndexError::ExceedsUsize { value: v })
+}
+
+impl DynLayout {
+    /// Wraps a validated shape.
+    ///
+    /// ```
+    /// use tensor_layout::{ArrayShape, DynLayout};
+    /// let l = DynLayout::new(ArrayShape::parse("f32[2]")?);
+    /// assert_eq!(l.rank(), 1);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn new(shape: ArrayShape) -> DynLayout {
+        DynLayout { shape }
+    }
+
+    /// Parses one array shape in XLA's HLO form (`{...}`) or the macro's form (`<...>`) and validates it.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert!(DynLayout::parse("f32[3,5]{1,1}").is_err());
+    /// let e = DynLayout::parse("f32[3,5]{1,0:T(0,2)}").unwrap_err();
+    /// assert_eq!(e.to_string(), "tile 0 has size 0 at entry 0; tile sizes must be positive");
+    /// ```
+    pub const fn parse(text: &str) -> Result<DynLayout, Error> {
+        match ArrayShape::parse(text) {
+            Ok(shape) => Ok(DynLayout { shape }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The validated shape, for the queries of `tensor-layout-core` not mirrored here.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let l = DynLayout::parse("f32[2,3]")?;
+    /// assert_eq!(l.shape().true_rank(), 2);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn shape(&self) -> &ArrayShape {
+        &self.shape
+    }
+
+    /// The element type.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, ElementType};
+    /// assert_eq!(DynLayout::parse("bf16[2]")?.element_type(), ElementType::Bf16);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn element_type(&self) -> ElementType {
+        self.shape.element_type()
+    }
+
+    /// The number of dimensions.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("f32[]")?.rank(), 0);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn rank(&self) -> usize {
+        self.shape.rank()
+    }
+
+    /// The dimensions in logical order.
+    ///
+    /// ```
+    /// use tensor_layout::{Dim, DynLayout};
+    /// assert_eq!(DynLayout::parse("f32[2,<=3]")?.dims(), &[Dim::Static(2), Dim::Bounded(3)]);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn dims(&self) -> &[Dim] {
+        self.shape.dims()
+    }
+
+    /// The layout (minor_to_major, tiles, attributes).
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("f32[2,3]{0,1}")?.layout().minor_to_major(), &[0, 1]);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn layout(&self) -> &Layout {
+        self.shape.layout()
+    }
+
+    /// The `minor_to_major` order.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("f32[2,3,4]")?.minor_to_major(), &[2, 1, 0]);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn minor_to_major(&self) -> &[i64] {
+        self.shape.layout().minor_to_major()
+    }
+
+    /// The tile levels.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("bf16[16,256]{1,0:T(8,128)(2,1)}")?.tiles().len(), 2);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn tiles(&self) -> &[Tile] {
+        self.shape.layout().tiles()
+    }
+
+    /// The memory space `S(n)`.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("f32[2]{0:S(1)}")?.memory_space().name(), "VMEM (fast on-device memory)");
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn memory_space(&self) -> MemorySpace {
+        self.shape.layout().memory_space()
+    }
+
+    /// Storage bits per element (`E(n)` or 8 times the byte width).
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("u4[8]{0:E(4)}")?.element_bits(), 4);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn element_bits(&self) -> u64 {
+        self.shape.element_bits()
+    }
+
+    /// The number of elements (product of the dimensions).
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("f32[3,5]{1,0:T(2,2)}")?.element_count()?, 15);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub fn element_count(&self) -> Result<usize, IndexError> {
+        to_usize(self.shape.element_count()? as u128)
+    }
+
+    /// The offset (in elements, within the padded storage) of a logical index.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let l = DynLayout::parse("f32[4,8]{1,0:T(2,4)(2,1)}")?;
+    /// assert_eq!(l.offset(&[1, 0])?, 1);
+    /// assert_eq!(l.offset(&[2, 0])?, 16);
+    /// assert!(l.offset(&[4, 0]).is_err());
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub fn offset(&self, index: &[usize]) -> Result<usize, IndexError> {
+        let mut wide = [0u64; crate::MAX_RANK];
+        if index.len() > crate::MAX_RANK {
+            return Err(IndexError::WrongRank { expected: self.rank(), found: index.len() });
+        }
+        for (w, &i) in wide.iter_mut().zip(index) {
+            *w = i as u64;
+        }
+        to_usize(self.shape.offset(&wide[..index.len()])? as u128)
+    }
+
+    /// What storage slot `offset` holds: an element (with its logical index) or padding.
+    ///
+    /// ```
+    /// use tensor_layout::{DynLayout, Slot};
+    /// let l = DynLayout::parse("f32[3,5]{1,0:T(2,2)}")?;
+    /// assert_eq!(l.slot(9)?, Slot::Padding);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn slot(&self, offset: usize) -> Result<Slot, IndexError> {
+        self.shape.slot(offset as u64)
+    }
+
+    /// The final tiled shape, most major first.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let l = DynLayout::parse("f32[3,5]{1,0:T(2,2)}")?;
+    /// assert_eq!(l.physical_shape()?.as_slice(), &[2, 3, 2, 2]);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn physical_shape(&self) -> Result<PhysicalShape, IndexError> {
+        self.shape.physical_shape()
+    }
+
+    /// Storage slots, including partial-tile padding and `L` alignment.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("u32[]{:T(256)}")?.storage_elements()?, 256);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub fn storage_elements(&self) -> Result<usize, IndexError> {
+        to_usize(self.shape.storage_elements()?)
+    }
+
+    /// Bytes of storage, including `E(n)` packing.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("s4[16]{0:E(4)}")?.byte_size()?, 8);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub fn byte_size(&self) -> Result<usize, IndexError> {
+        to_usize(self.shape.byte_size()?)
+    }
+
+    /// XLA's `ShapeUtil::ArraySize` (first tile only).
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("f32[3,5]{1,0:T(2,2)}")?.xla_array_size()?, 96);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub fn xla_array_size(&self) -> Result<usize, IndexError> {
+        to_usize(self.shape.xla_array_size()?)
+    }
+
+    /// Element strides of an untiled layout.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("f32[2,3]{0,1}")?.strides()?.as_slice(), &[1, 2]);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn strides(&self) -> Result<Strides, IndexError> {
+        self.shape.strides()
+    }
+
+    /// Resolves a dimension number that may count from the end (-1 is the last).
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("f32[2,3]")?.dimension_number(-1)?, 1);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn dimension_number(&self, d: i64) -> Result<usize, IndexError> {
+        self.shape.dimension_number(d)
+    }
+
+    /// The true number of dimensions (those whose size is not 1).
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("f32[2,1,1]")?.true_rank(), 1);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn true_rank(&self) -> usize {
+        self.shape.true_rank()
+    }
+
+    /// The conventional letter of a dimension (`y x`, `z y x`, `p z y x`).
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// assert_eq!(DynLayout::parse("f32[2,3]")?.dimension_letter(0), Some('y'));
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn dimension_letter(&self, d: usize) -> Option<char> {
+        self.shape.dimension_letter(d)
+    }
+
+    /// The offset of every logical index, in row-major logical order, computed incrementally.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let l = DynLayout::parse("f32[3,5]{1,0:T(2,2)}")?;
+    /// let all: Vec<usize> = l.offsets()?.collect();
+    /// assert_eq!(all, [0, 1, 4, 5, 8, 2, 3, 6, 7, 10, 12, 13, 16, 17, 20]);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub fn offsets(&self) -> Result<Offsets, IndexError> {
+        Offsets::new(&self.shape)
+    }
+}
+
+impl FromStr for DynLayout {
+    type Err = Error;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        DynLayout::parse(s)
+    }
+}
+
+impl fmt::Display for DynLayout {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.shape.fmt(f)
+    }
+}
+
+impl From<ArrayShape> for DynLayout {
+    fn from(shape: ArrayShape) -> Self {
+        DynLayout { shape }
+    }
+}

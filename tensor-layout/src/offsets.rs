@@ -1,0 +1,112 @@
+//! The offsets of every logical index, in logical (row-major) order.
+
+use tensor_layout_core::{ArrayShape, IndexError, MAX_RANK};
+
+/// Iterator over the offset of every logical index of a layout, in row-major logical order (last dimension
+/// fastest), as `tlayout offsets` prints them.
+///
+/// It advances incrementally: the offset is kept as a sum of independent per-dimension-group contributions
+/// ([`ArrayShape::dimension_groups`]), and a step recomputes only the groups whose index entries changed,
+/// usually just the innermost dimension's. No allocation; the state is a few fixed arrays.
+///
+/// ```
+/// use tensor_layout::DynLayout;
+/// let l = DynLayout::parse("f32[2,3]{0,1}")?;
+/// assert_eq!(l.offsets()?.collect::<Vec<_>>(), [0, 2, 4, 1, 3, 5]);
+/// # Ok::<(), tensor_layout::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Offsets {
+    shape: ArrayShape,
+    dims: [u64; MAX_RANK],
+    index: [u64; MAX_RANK],
+    groups: [u16; MAX_RANK],
+    contribution: [u64; MAX_RANK],
+    remaining: u64,
+}
+
+impl Offsets {
+    /// The offsets of `shape`; errors for shapes with `?` dimensions or more elements than `u64`/`usize` hold.
+    ///
+    /// ```
+    /// use tensor_layout::{ArrayShape, Offsets};
+    /// let s = ArrayShape::parse("f32[0,3]")?;
+    /// assert_eq!(Offsets::new(&s)?.count(), 0);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub fn new(shape: &ArrayShape) -> Result<Offsets, IndexError> {
+        let n = shape.rank();
+        let mut dims = [0u64; MAX_RANK];
+        for (d, slot) in dims.iter_mut().enumerate().take(n) {
+            *slot = shape.dim_size(d)?;
+        }
+        let count = shape.element_count()?;
+        let storage = shape.storage_elements()?;
+        usize::try_from(storage).map_err(|_| IndexError::ExceedsUsize { value: storage })?;
+        let groups = shape.dimension_groups()?;
+        let mut it = Offsets {
+            shape: *shape,
+            dims,
+            index: [0; MAX_RANK],
+            groups,
+            contribution: [0; MAX_RANK],
+            remaining: count,
+        };
+        if count > 0 {
+            for d in 0..n {
+                it.contribution[d] = it.group_contribution(d)?;
+            }
+        }
+        Ok(it)
+    }
+
+    /// The contribution of the group led by dimension `d` (0 unless `d` is the lowest dimension of its group).
+    fn group_contribution(&self, d: usize) -> Result<u64, IndexError> {
+        let mask = self.groups[d];
+        if mask.trailing_zeros() as usize != d {
+            return Ok(0);
+        }
+        self.shape.partial_offset(&self.index[..self.shape.rank()], mask)
+    }
+
+    fn current(&self) -> u64 {
+        self.contribution[..self.shape.rank()].iter().sum()
+    }
+}
+
+impl Iterator for Offsets {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.remaining == 0 {
+            return None;
+        }
+        // Fits: `new` checked that the storage fits in `usize`, and every offset lies within it.
+        let out = self.current() as usize;
+        self.remaining -= 1;
+        if self.remaining > 0 {
+            // Odometer step, last dimension fastest; collect the groups whose entries changed.
+            let mut changed: u16 = 0;
+            for d in (0..self.shape.rank()).rev() {
+                self.index[d] += 1;
+                changed |= self.groups[d];
+                if self.index[d] < self.dims[d] {
+                    break;
+                }
+                self.index[d] = 0;
+            }
+            for d in 0..self.shape.rank() {
+                if changed & (1 << d) != 0 && self.groups[d].trailing_zeros() as usize == d {
+                    // Cannot fail: the index stays within bounds and the layout was checked in `new`.
+                    self.contribution[d] = self.group_contribution(d).unwrap_or(0);
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.remaining).unwrap_or(usize::MAX);
+        (n, Some(n))
+    }
+}
