@@ -2,6 +2,7 @@
 //! the macro) at compile time: rustc style, lowercase, no final period, code in backticks.
 
 use crate::dtype::ElementType;
+use crate::print::TextBuf;
 use core::fmt;
 
 /// Up to 16 bytes of the input, kept in an error to show what was found.
@@ -410,7 +411,10 @@ pub enum ValidationError {
         size: u64,
     },
     /// The product of the dimensions does not fit in `i64`.
-    DimensionsOverflow,
+    DimensionsOverflow {
+        /// The dimension at which the running product overflows.
+        dimension: usize,
+    },
     /// The unpacked byte size (elements times the type's byte width) does not fit in `i64`.
     SizeOverflow,
 }
@@ -488,8 +492,88 @@ impl fmt::Display for ValidationError {
             V::DimensionTooLarge { dimension, size } => {
                 write!(f, "dimension {dimension} has size {size}, larger than a signed 64-bit integer")
             }
-            V::DimensionsOverflow => f.write_str("the product of the dimensions overflows a signed 64-bit integer"),
+            V::DimensionsOverflow { dimension } => write!(
+                f,
+                "the product of the dimensions overflows a signed 64-bit integer at dimension {dimension}"
+            ),
             V::SizeOverflow => f.write_str("the byte size of the array overflows a signed 64-bit integer"),
+        }
+    }
+}
+
+/// Where in a shape a validation error lies, for pointing at the offending token
+/// ([`crate::parse::SourceMap::span`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Location {
+    /// The element type.
+    ElementType,
+    /// The dimensions as a whole.
+    Dims,
+    /// One dimension.
+    Dim(usize),
+    /// The layout as a whole.
+    Layout,
+    /// One `minor_to_major` entry.
+    MinorToMajor(usize),
+    /// One tile.
+    Tile(usize),
+    /// One tile entry: (level, entry).
+    TileEntry(usize, usize),
+    /// One attribute, indexed as [`crate::parse::ATTRIBUTES`].
+    Attribute(usize),
+    /// One entry of `pad(..)`.
+    Padding(usize),
+}
+
+impl ValidationError {
+    /// Where the error lies.
+    ///
+    /// ```
+    /// use tensor_layout_core::{error::Location, ArrayShape, Error};
+    /// let Err(Error::Invalid(e)) = ArrayShape::parse("f32[3,5]{1,1}") else { panic!() };
+    /// assert_eq!(e.location(), Location::MinorToMajor(1));
+    /// ```
+    pub const fn location(&self) -> Location {
+        use ValidationError as V;
+        const fn attr(name: &str) -> Location {
+            let names = crate::parse::ATTRIBUTES;
+            let mut i = 0;
+            while i < names.len() {
+                if crate::dtype::bytes_eq(names[i].as_bytes(), name.as_bytes()) {
+                    return Location::Attribute(i);
+                }
+                i += 1;
+            }
+            Location::Layout
+        }
+        match *self {
+            V::TooManyDimensions { .. } | V::SizeOverflow => Location::Dims,
+            V::NonArrayWithDimensions { .. } => Location::Dims,
+            V::NonArrayWithLayout { .. } | V::MinorToMajorLength { .. } => Location::Layout,
+            V::MinorToMajorOutOfBounds { position, .. } | V::MinorToMajorDuplicate { position, .. } => {
+                Location::MinorToMajor(position)
+            }
+            V::TailAlignmentNotPositive { .. } => attr("L"),
+            V::SparseOnlyAttribute { attribute, .. } => attr(attribute),
+            V::EmptyTile { level } => Location::Tile(level),
+            V::ZeroTileDimension { level, entry } | V::CombineOnMostMinor { level, entry } => {
+                Location::TileEntry(level, entry)
+            }
+            V::NegativeElementSize { .. } => attr("E"),
+            V::MemorySpaceOutOfRange { .. } => attr("S"),
+            V::SplitDimensionOutOfBounds { .. }
+            | V::SplitDimensionDuplicate { .. }
+            | V::SplitIndicesNotIncreasing { .. }
+            | V::SplitIndexOutOfBounds { .. } => attr("SC"),
+            V::PaddedDimensionsCount { .. } => attr("pad"),
+            V::PaddedDimensionTooSmall { dimension, .. } | V::DimensionTooLarge { dimension, .. } => {
+                if matches!(*self, V::PaddedDimensionTooSmall { .. }) {
+                    Location::Padding(dimension)
+                } else {
+                    Location::Dim(dimension)
+                }
+            }
+            V::DimensionsOverflow { dimension } => Location::Dim(dimension),
         }
     }
 }
@@ -558,38 +642,80 @@ pub enum IndexError {
     },
 }
 
-impl fmt::Display for IndexError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl IndexError {
+    /// Writes the message (the same words `Display` prints) into a fixed buffer: usable in `const` code, where
+    /// compile-time checks panic with it.
+    ///
+    /// ```
+    /// use tensor_layout_core::{print::TextBuf, IndexError};
+    /// let mut b = TextBuf::<128>::new();
+    /// IndexError::OutOfBounds { dimension: 1, index: 40, size: 32 }.write_message(&mut b);
+    /// assert_eq!(b.as_str(), "index 40 is out of bounds for dimension 1 of size 32");
+    /// ```
+    pub const fn write_message<const N: usize>(&self, b: &mut TextBuf<N>) {
         use IndexError as I;
         match *self {
-            I::WrongRank { expected, found } => write!(
-                f,
-                "index has {found} {} but the shape has {expected} {}",
-                plural(found, "entry", "entries"),
-                plural(expected, "dimension", "dimensions")
-            ),
+            I::WrongRank { expected, found } => {
+                b.push_str("index has ");
+                count(b, found as u64, "entry", "entries");
+                b.push_str(" but the shape has ");
+                count(b, expected as u64, "dimension", "dimensions");
+            }
             I::OutOfBounds { dimension, index, size } => {
-                write!(f, "index {index} is out of bounds for dimension {dimension} of size {size}")
+                b.push_str("index ");
+                b.push_u64(index);
+                b.push_str(" is out of bounds for dimension ");
+                b.push_u64(dimension as u64);
+                b.push_str(" of size ");
+                b.push_u64(size);
             }
             I::OffsetOutOfRange { offset, storage } => {
-                write!(f, "offset {offset} is past the storage of {storage} elements")
+                b.push_str("offset ");
+                b.push_u64(offset);
+                b.push_str(" is past the storage of ");
+                b.push_u128(storage);
+                b.push_str(" elements");
             }
-            I::DimensionOutOfRange { dimension, rank } => write!(
-                f,
-                "dimension {dimension} is out of range for {rank} {}",
-                plural(rank, "dimension", "dimensions")
-            ),
+            I::DimensionOutOfRange { dimension, rank } => {
+                b.push_str("dimension ");
+                b.push_i64(dimension);
+                b.push_str(" is out of range for ");
+                count(b, rank as u64, "dimension", "dimensions");
+            }
             I::UnboundedDimension { dimension } => {
-                write!(f, "dimension {dimension} is unbounded (`?`) and has no size")
+                b.push_str("dimension ");
+                b.push_u64(dimension as u64);
+                b.push_str(" is unbounded (`?`) and has no size");
             }
-            I::Overflow => f.write_str("size arithmetic overflows 64 bits"),
-            I::Tiled => f.write_str("element strides exist only for untiled layouts"),
-            I::CombineInFirstTile => f.write_str("XLA's `ArraySize` cannot evaluate a `*` in the first tile"),
-            I::CombineOnMostMinor => f.write_str("`*` cannot be the most minor entry of a tile"),
-            I::ZeroTile => f.write_str("tile sizes must be positive"),
-            I::Capacity => write!(f, "the tiled shape has more than {} dimensions", crate::MAX_PHYSICAL_RANK),
-            I::ExceedsUsize { value } => write!(f, "{value} does not fit in this target's `usize`"),
+            I::Overflow => b.push_str("size arithmetic overflows 64 bits"),
+            I::Tiled => b.push_str("element strides exist only for untiled layouts"),
+            I::CombineInFirstTile => b.push_str("XLA's `ArraySize` cannot evaluate a `*` in the first tile"),
+            I::CombineOnMostMinor => b.push_str("`*` cannot be the most minor entry of a tile"),
+            I::ZeroTile => b.push_str("tile sizes must be positive"),
+            I::Capacity => {
+                b.push_str("the tiled shape has more than ");
+                b.push_u64(crate::MAX_PHYSICAL_RANK as u64);
+                b.push_str(" dimensions");
+            }
+            I::ExceedsUsize { value } => {
+                b.push_u128(value);
+                b.push_str(" does not fit in this target's `usize`");
+            }
         }
+    }
+}
+
+const fn count<const N: usize>(b: &mut TextBuf<N>, n: u64, one: &str, many: &str) {
+    b.push_u64(n);
+    b.push_str(" ");
+    b.push_str(if n == 1 { one } else { many });
+}
+
+impl fmt::Display for IndexError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut b = TextBuf::<256>::new();
+        self.write_message(&mut b);
+        f.write_str(b.as_str())
     }
 }
 

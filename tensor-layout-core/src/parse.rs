@@ -8,10 +8,110 @@ use crate::dtype::{bytes_eq, ElementType};
 use crate::error::{Capacity, Expected, ParseError, ParseErrorKind, Snippet};
 use crate::layout::{Layout, Padding, PaddingValue, SplitConfig, MAX_SPLITS, MAX_SPLIT_INDICES};
 use crate::shape::{Dim, ParsedArray, MAX_RANK};
-use crate::tile::{Tile, TileDim, MAX_TILE_RANK};
+use crate::tile::{Tile, TileDim, MAX_TILES, MAX_TILE_RANK};
 
 /// The deepest tuple nesting [`ShapeParser`] accepts.
 pub const MAX_DEPTH: usize = 64;
+
+/// A byte range `start..end` of the input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    const NONE: Span = Span { start: 0, end: 0 };
+
+    /// Whether the span is empty (the component was not written).
+    ///
+    /// ```
+    /// use tensor_layout_core::parse::Span;
+    /// assert!(Span::default().is_empty());
+    /// ```
+    pub const fn is_empty(&self) -> bool {
+        self.end <= self.start
+    }
+}
+
+/// Where each component of an array shape stands in the text, for errors that point at the offending token.
+///
+/// ```
+/// use tensor_layout_core::parse::parse_array_mapped;
+/// let (_, map) = parse_array_mapped(b"f32[3,5]{1,1}").unwrap();
+/// assert_eq!((map.minor_to_major[1].start, map.minor_to_major[1].end), (11, 12));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SourceMap {
+    /// The element type.
+    pub element_type: Span,
+    /// Each dimension.
+    pub dims: [Span; MAX_RANK],
+    /// The layout, from its opening brace to its closing one (empty when none was written).
+    pub layout: Span,
+    /// Each `minor_to_major` entry.
+    pub minor_to_major: [Span; MAX_RANK],
+    /// Each tile, parentheses included.
+    pub tiles: [Span; MAX_TILES],
+    /// Each tile entry.
+    pub tile_entries: [[Span; MAX_TILE_RANK]; MAX_TILES],
+    /// Each attribute, keyword to closing parenthesis, indexed as [`ATTRIBUTES`] (empty when absent).
+    pub attributes: [Span; ATTRIBUTES.len()],
+    /// Each entry of `pad(..)`.
+    pub padding: [Span; MAX_RANK],
+}
+
+impl SourceMap {
+    const EMPTY: SourceMap = SourceMap {
+        element_type: Span::NONE,
+        dims: [Span::NONE; MAX_RANK],
+        layout: Span::NONE,
+        minor_to_major: [Span::NONE; MAX_RANK],
+        tiles: [Span::NONE; MAX_TILES],
+        tile_entries: [[Span::NONE; MAX_TILE_RANK]; MAX_TILES],
+        attributes: [Span::NONE; ATTRIBUTES.len()],
+        padding: [Span::NONE; MAX_RANK],
+    };
+
+    /// The span of a location; empty when that component was not written.
+    ///
+    /// ```
+    /// use tensor_layout_core::parse::parse_array_mapped;
+    /// let (p, map) = parse_array_mapped(b"f32[3,5]{1,0:T(0,2)}").unwrap();
+    /// let e = p.validate().unwrap_err();
+    /// assert_eq!(map.span(e.location()).start, 15); // the `0` of `T(0,2)`
+    /// ```
+    pub const fn span(&self, at: crate::error::Location) -> Span {
+        use crate::error::Location as L;
+        let s = match at {
+            L::ElementType => self.element_type,
+            L::Dims => {
+                if self.dims[0].is_empty() {
+                    self.element_type
+                } else {
+                    self.dims[0]
+                }
+            }
+            L::Dim(d) => self.dims[d],
+            L::Layout => self.layout,
+            L::MinorToMajor(i) => self.minor_to_major[i],
+            L::Tile(t) => self.tiles[t],
+            L::TileEntry(t, k) => self.tile_entries[t][k],
+            L::Attribute(a) => self.attributes[a],
+            L::Padding(d) => self.padding[d],
+        };
+        if s.is_empty() && !matches!(at, L::ElementType) {
+            // Not written (a default): point at the layout, or the type.
+            if !self.layout.is_empty() {
+                return self.layout;
+            }
+            return self.element_type;
+        }
+        s
+    }
+}
 
 macro_rules! tri {
     ($e:expr) => {
@@ -195,6 +295,29 @@ pub const fn parse_array(text: &[u8]) -> Result<ParsedArray, ParseError> {
 /// assert_eq!(&text[end..], b" add(x)");
 /// ```
 pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usize), ParseError> {
+    let mut map = SourceMap::EMPTY;
+    array_at(text, pos, &mut map)
+}
+
+/// Parses one array shape spanning the whole text, and where each of its components stands.
+///
+/// ```
+/// use tensor_layout_core::parse::parse_array_mapped;
+/// let (p, map) = parse_array_mapped(b"bf16[8]{0:T(8)S(1)}").unwrap();
+/// assert_eq!(p.rank(), 1);
+/// assert_eq!((map.element_type.start, map.element_type.end), (0, 4));
+/// ```
+pub const fn parse_array_mapped(text: &[u8]) -> Result<(ParsedArray, SourceMap), ParseError> {
+    let mut map = SourceMap::EMPTY;
+    let (p, end) = tri!(array_at(text, 0, &mut map));
+    let end = skip_trivia(text, end);
+    if end < text.len() {
+        return Err(expected(text, end, Expected::End));
+    }
+    Ok((p, map))
+}
+
+const fn array_at(text: &[u8], pos: usize, map: &mut SourceMap) -> Result<(ParsedArray, usize), ParseError> {
     let start = skip_trivia(text, pos);
     let name_end = ident_end(text, start);
     if name_end == start {
@@ -204,6 +327,7 @@ pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usi
     let Some(element_type) = ElementType::from_name(name) else {
         return Err(error(start, name_end, ParseErrorKind::UnknownElementType { name: Snippet::of(name) }));
     };
+    map.element_type = Span { start, end: name_end };
     let mut p = tri!(expect_byte(text, name_end, b'[', Expected::OpenBracket));
     let mut dims = [Dim::Static(0); MAX_RANK];
     let mut rank = 0;
@@ -232,6 +356,7 @@ pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usi
                 return Err(error(dim_start, p, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
             }
             dims[rank] = dim;
+            map.dims[rank] = Span { start: dim_start, end: p };
             rank += 1;
             p = skip_trivia(text, p);
             if at(text, p, b',') {
@@ -251,16 +376,17 @@ pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usi
         let close = if text[q] == b'{' { b'}' } else { b'>' };
         let r = skip_trivia(text, q + 1);
         if int_starts(text, r) || at(text, r, b':') {
-            let (layout, end) = tri!(parse_layout_body(text, r, close));
+            let (layout, end) = tri!(parse_layout_body(text, r, close, map));
             shape.layout = layout;
+            map.layout = Span { start: q, end };
             p = end;
         }
     }
     Ok((shape, p))
 }
 
-/// The attributes in XLA's order, with `pad` (our extension) last.
-const ATTRIBUTES: [&str; 11] = ["D", "T", "L", "#", "*", "E", "S", "SC", "P", "M", "pad"];
+/// The layout attributes in XLA's order, with `pad` (our extension) last.
+pub const ATTRIBUTES: [&str; 11] = ["D", "T", "L", "#", "*", "E", "S", "SC", "P", "M", "pad"];
 
 /// Identifies the attribute at `pos`: its index in [`ATTRIBUTES`] and the position after its keyword.
 const fn attribute_at(text: &[u8], pos: usize) -> Option<(usize, usize)> {
@@ -283,7 +409,12 @@ const fn attribute_at(text: &[u8], pos: usize) -> Option<(usize, usize)> {
 }
 
 /// Parses a layout from just after its opening brace to just after `close`.
-const fn parse_layout_body(text: &[u8], pos: usize, close: u8) -> Result<(Layout, usize), ParseError> {
+const fn parse_layout_body(
+    text: &[u8],
+    pos: usize,
+    close: u8,
+    map: &mut SourceMap,
+) -> Result<(Layout, usize), ParseError> {
     let mut l = Layout::EMPTY;
     let mut p = skip_trivia(text, pos);
     if int_starts(text, p) {
@@ -294,6 +425,7 @@ const fn parse_layout_body(text: &[u8], pos: usize, close: u8) -> Result<(Layout
                 return Err(error(start, e, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
             }
             l.minor_to_major[l.m2m_len as usize] = v;
+            map.minor_to_major[l.m2m_len as usize] = Span { start, end: e };
             l.m2m_len += 1;
             p = skip_trivia(text, e);
             if at(text, p, b',') {
@@ -329,7 +461,9 @@ const fn parse_layout_body(text: &[u8], pos: usize, close: u8) -> Result<(Layout
                 ));
             }
             last = attr as isize;
-            p = tri!(parse_attribute(text, after, attr, &mut l));
+            let attr_start = p;
+            p = tri!(parse_attribute(text, after, attr, &mut l, map));
+            map.attributes[attr] = Span { start: attr_start, end: p };
         }
     }
     p = skip_trivia(text, p);
@@ -348,10 +482,16 @@ const fn paren_int(text: &[u8], pos: usize) -> Result<(i64, usize), ParseError> 
 }
 
 /// Parses the body of one attribute (after its keyword) into `l`.
-const fn parse_attribute(text: &[u8], pos: usize, attr: usize, l: &mut Layout) -> Result<usize, ParseError> {
+const fn parse_attribute(
+    text: &[u8],
+    pos: usize,
+    attr: usize,
+    l: &mut Layout,
+    map: &mut SourceMap,
+) -> Result<usize, ParseError> {
     match attr {
         0 => parse_dim_level_types(text, pos),
-        1 => parse_tiles(text, pos, l),
+        1 => parse_tiles(text, pos, l, map),
         2 | 5 | 6 | 9 => {
             let (v, p) = tri!(paren_int(text, pos));
             match attr {
@@ -386,11 +526,12 @@ const fn parse_attribute(text: &[u8], pos: usize, attr: usize, l: &mut Layout) -
         7 => parse_splits(text, pos, l),
         8 => {
             let p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
-            let (_, p) = tri!(parse_array_at(text, p));
+            let mut inner = SourceMap::EMPTY;
+            let (_, p) = tri!(array_at(text, p, &mut inner));
             l.has_physical_shape = true;
             expect_byte(text, p, b')', Expected::CommaOrCloseParen)
         }
-        _ => parse_padding(text, pos, l),
+        _ => parse_padding(text, pos, l, map),
     }
 }
 
@@ -426,7 +567,7 @@ const fn parse_dim_level_types(text: &[u8], pos: usize) -> Result<usize, ParseEr
 }
 
 /// `T(..)(..)`: one or more tiles.
-const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, ParseError> {
+const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout, map: &mut SourceMap) -> Result<usize, ParseError> {
     let mut p = skip_trivia(text, pos);
     if !at(text, p, b'(') {
         return Err(expected(text, p, Expected::OpenParen));
@@ -458,6 +599,9 @@ const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, P
                     return Err(error(entry_start, p, ParseErrorKind::TooMany { what: Capacity::TileEntries }));
                 }
                 tile.dims[tile.len as usize] = entry;
+                if (l.tiles.count as usize) < MAX_TILES {
+                    map.tile_entries[l.tiles.count as usize][tile.len as usize] = Span { start: entry_start, end: p };
+                }
                 tile.len += 1;
                 p = skip_trivia(text, p);
                 if at(text, p, b',') {
@@ -469,6 +613,9 @@ const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, P
                     return Err(expected(text, p, Expected::CommaOrCloseParen));
                 }
             }
+        }
+        if (l.tiles.count as usize) < MAX_TILES {
+            map.tiles[l.tiles.count as usize] = Span { start: tile_start, end: p };
         }
         if !l.tiles.push(tile) {
             return Err(error(tile_start, p, ParseErrorKind::TooMany { what: Capacity::Tiles }));
@@ -523,7 +670,7 @@ const fn parse_splits(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, 
 }
 
 /// `pad(3,5)` or `pad(3,5:zero)`: the older padded dimensions (our extension).
-const fn parse_padding(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, ParseError> {
+const fn parse_padding(text: &[u8], pos: usize, l: &mut Layout, map: &mut SourceMap) -> Result<usize, ParseError> {
     let mut p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
     let mut pad = Padding { len: 0, dims: [0; MAX_RANK], value: PaddingValue::Unspecified };
     loop {
@@ -533,6 +680,7 @@ const fn parse_padding(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize,
             return Err(error(start, e, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
         }
         pad.dims[pad.len as usize] = v;
+        map.padding[pad.len as usize] = Span { start, end: e };
         pad.len += 1;
         p = skip_trivia(text, e);
         if at(text, p, b',') {

@@ -86,18 +86,30 @@ impl<const N: usize> TextBuf<N> {
     /// b.push_u64(u64::MAX);
     /// assert_eq!(b.as_str(), "18446744073709551615");
     /// ```
-    pub const fn push_u64(&mut self, mut v: u64) {
-        let mut digits = [0u8; 20];
+    pub const fn push_u64(&mut self, v: u64) {
+        self.push_u128(v as u128);
+    }
+
+    /// Appends an unsigned 128-bit decimal number.
+    ///
+    /// ```
+    /// use tensor_layout_core::print::TextBuf;
+    /// let mut b = TextBuf::<64>::new();
+    /// b.push_u128(57_069_614_478_038_925_312);
+    /// assert_eq!(b.as_str(), "57069614478038925312");
+    /// ```
+    pub const fn push_u128(&mut self, mut v: u128) {
+        let mut digits = [0u8; 39];
         let mut n = 0;
         loop {
-            digits[19 - n] = b'0' + (v % 10) as u8;
+            digits[38 - n] = b'0' + (v % 10) as u8;
             n += 1;
             v /= 10;
             if v == 0 {
                 break;
             }
         }
-        self.push_bytes(digits.split_at(20 - n).1);
+        self.push_bytes(digits.split_at(39 - n).1);
     }
 
     /// Appends a signed decimal number.

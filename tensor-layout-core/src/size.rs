@@ -212,7 +212,7 @@ pub(crate) const fn check_sizes(p: &ParsedArray) -> Result<(), ValidationError> 
             }
             product = match product.checked_mul(n) {
                 Some(v) if v <= I64_MAX => v,
-                _ => return Err(ValidationError::DimensionsOverflow),
+                _ => return Err(ValidationError::DimensionsOverflow { dimension: i }),
             };
         }
         i += 1;

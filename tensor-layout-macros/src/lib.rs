@@ -1,19 +1,35 @@
-//! The `layout!` proc macro of tensor-layout (a compiling skeleton until the `layout!` issue lands).
+//! The `layout!` proc macro of tensor-layout. Users reach it as `tensor_layout::layout!`, a `macro_rules!` shim
+//! that passes `$crate` so the generated code names only hidden items of `tensor-layout`.
 //!
-//! Users reach it through `tensor_layout::layout!`. Structured as a pipeline: parse tokens, validate with
-//! `tensor-layout-core`'s rules, expand.
+//! The macro reads as a pipeline:
+//! 1. [`parse`]: the literal's tokens are written out as text, remembering each token's span;
+//! 2. [`validate`]: `tensor-layout-core` parses the text and applies every validation rule (the same `const fn`s
+//!    the runtime uses), and the limits of static layouts are checked; every independent error is collected;
+//! 3. [`expand`]: the zero-sized type carrying the canonical text, or, on error, the errors and a placeholder.
+//!
+//! No syn: the literal is a flat token sequence, and its grammar lives in `tensor-layout-core`.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 use proc_macro::TokenStream;
 
-/// Not yet implemented: reports a compile error pointing users at `DynLayout`.
+mod expand;
+mod parse;
+mod validate;
+
+/// Expands a layout literal to its static layout type. See `tensor_layout::layout!` for the grammar.
 #[proc_macro]
 pub fn layout(input: TokenStream) -> TokenStream {
-    let span = proc_macro2::TokenStream::from(input)
-        .into_iter()
-        .next()
-        .map(|t| t.span())
-        .unwrap_or_else(proc_macro2::Span::call_site);
-    quote::quote_spanned!(span=> compile_error!("`layout!` is not implemented yet; use `DynLayout` at runtime")).into()
+    let input = match parse::parse(input.into()) {
+        Ok(i) => i,
+        Err((span, msg)) => {
+            let msg = proc_macro2::Literal::string(&msg);
+            return quote::quote_spanned!(span=> ::core::compile_error!(#msg)).into();
+        }
+    };
+    match validate::validate(&input.literal) {
+        Ok(valid) => expand::expand(&input.krate, &valid, input.literal.call_site),
+        Err(errors) => expand::fallback(&input.krate, &errors),
+    }
+    .into()
 }

@@ -27,9 +27,36 @@
 #[cfg(feature = "std")]
 extern crate std;
 
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
 mod dynamic;
 mod offsets;
+mod typed;
 
 pub use dynamic::DynLayout;
 pub use offsets::Offsets;
 pub use tensor_layout_core::*;
+pub use typed::{LayoutMismatch, Static, StaticLayout};
+
+/// A layout literal as a zero-sized type: `layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>)`.
+///
+/// The literal is XLA's shape text, with the layout in `<..>` or, pasted from an HLO dump, in `{..}`. It is
+/// parsed and validated while the macro expands, by the same `const fn` rules `DynLayout` uses at runtime; an
+/// invalid literal fails to compile with an error on the offending token. The result is a [`Static`] type whose
+/// properties are associated constants.
+///
+/// ```
+/// use tensor_layout::layout;
+/// type Act = layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
+/// type Same = layout!(bf16[32,32,4096]{2,1,0:T(8,128)(2,1)S(0)});
+/// let _: Act = Same::default(); // one layout, one type
+/// const OFFSET: usize = Act::offset([1, 9, 130]);
+/// assert_eq!(OFFSET, 164_869);
+/// ```
+#[macro_export]
+macro_rules! layout {
+    ($($literal:tt)*) => {
+        $crate::__private::layout_impl!(($crate) $($literal)*)
+    };
+}

@@ -1,0 +1,325 @@
+//! Static layouts: the zero-sized types `layout!` names. Every property is an associated constant computed by
+//! `tensor-layout-core`'s `const fn`s from the canonical text the type carries.
+
+use core::fmt;
+use core::marker::PhantomData;
+use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
+use tensor_layout_core::{ArrayShape, ElementType, IndexError, MemorySpace, Tile, MAX_RANK};
+
+use crate::__private::{Element, Text, MAX_LITERAL};
+use crate::DynLayout;
+
+/// A layout known at compile time: a zero-sized type, written with [`layout!`](crate::layout!).
+///
+/// The type carries the layout's canonical text, so one layout is one type whatever its spelling (`<..>` or
+/// `{..}`, a default layout written or omitted, `S(0)` or `E(0)` written or not). Everything derived from the
+/// literal is an associated constant; [`Static::offset`] gives the offset of a constant index at compile time.
+///
+/// ```
+/// use tensor_layout::layout;
+/// type Act = layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
+/// const OFF: usize = Act::offset([1, 9, 130]);
+/// assert_eq!(OFF, 164_869);
+/// assert_eq!(Act::BYTE_SIZE, 8_388_608);
+/// assert_eq!(Act::PHYSICAL_SHAPE, &[32, 4, 32, 4, 128, 2, 1]);
+/// assert_eq!(core::mem::size_of::<Act>(), 0);
+/// ```
+pub struct Static<E, T>(PhantomData<fn() -> (E, T)>);
+
+impl<E, T> Clone for Static<E, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<E, T> Copy for Static<E, T> {}
+impl<E, T> Default for Static<E, T> {
+    fn default() -> Self {
+        Static(PhantomData)
+    }
+}
+impl<E, T> PartialEq for Static<E, T> {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl<E, T> Eq for Static<E, T> {}
+
+/// Panics (a compile error when evaluated in a `const` context) with the message of `e` about `shape`.
+#[track_caller]
+const fn fail(shape: &ArrayShape, e: IndexError) -> ! {
+    let mut b = TextBuf::<{ MAX_TEXT + 256 }>::new();
+    e.write_message(&mut b);
+    b.push_str(" in `");
+    write_array(&mut b, shape.as_parsed());
+    b.push_str("`");
+    let msg = b.as_str();
+    panic!("{}", msg)
+}
+
+#[track_caller]
+const fn to_usize(shape: &ArrayShape, v: u128) -> usize {
+    if v > usize::MAX as u128 {
+        fail(shape, IndexError::ExceedsUsize { value: v })
+    }
+    v as usize
+}
+
+#[track_caller]
+const fn usize_slice<const N: usize>(shape: &ArrayShape, v: &[u64]) -> ([usize; N], usize) {
+    let mut out = [0usize; N];
+    let mut i = 0;
+    while i < v.len() && i < N {
+        out[i] = to_usize(shape, v[i] as u128);
+        i += 1;
+    }
+    (out, v.len())
+}
+
+impl<E: Element, T: Text> Static<E, T> {
+    /// The canonical text of the layout (XLA's printed form).
+    pub const TEXT: &'static str = {
+        let bytes: &'static [u8; MAX_LITERAL] = &T::BYTES;
+        match core::str::from_utf8(bytes.split_at(T::LEN).0) {
+            Ok(s) => s,
+            Err(_) => panic!("layout text is not UTF-8"),
+        }
+    };
+
+    /// The validated shape, as `tensor-layout-core` models it.
+    pub const SHAPE: ArrayShape = match ArrayShape::parse(Self::TEXT) {
+        Ok(s) => s,
+        Err(_) => panic!("invalid layout text in a static layout type"),
+    };
+
+    /// The runtime twin.
+    pub const DYN: DynLayout = DynLayout::new(Self::SHAPE);
+
+    /// The element type.
+    pub const ELEMENT_TYPE: ElementType = E::TYPE;
+
+    /// The number of dimensions.
+    pub const RANK: usize = Self::SHAPE.rank();
+
+    const DIMS_ARRAY: ([usize; MAX_RANK], usize) = {
+        let mut dims = [0u64; MAX_RANK];
+        let mut d = 0;
+        while d < Self::RANK {
+            dims[d] = match Self::SHAPE.dim_size(d) {
+                Ok(v) => v,
+                Err(e) => fail(&Self::SHAPE, e),
+            };
+            d += 1;
+        }
+        usize_slice(&Self::SHAPE, dims.split_at(Self::RANK).0)
+    };
+
+    /// The dimensions, in logical order.
+    pub const DIMS: &'static [usize] = {
+        let a: &'static ([usize; MAX_RANK], usize) = &Self::DIMS_ARRAY;
+        a.0.split_at(a.1).0
+    };
+
+    const M2M_ARRAY: [usize; MAX_RANK] = {
+        let m = Self::SHAPE.layout().minor_to_major();
+        let mut out = [0usize; MAX_RANK];
+        let mut i = 0;
+        while i < m.len() {
+            out[i] = m[i] as usize;
+            i += 1;
+        }
+        out
+    };
+
+    /// `minor_to_major`: the dimensions from most minor to most major.
+    pub const MINOR_TO_MAJOR: &'static [usize] = {
+        let a: &'static [usize; MAX_RANK] = &Self::M2M_ARRAY;
+        a.split_at(Self::RANK).0
+    };
+
+    const STRIDES_ARRAY: ([usize; MAX_RANK], usize) = match Self::SHAPE.strides() {
+        Ok(s) => usize_slice(&Self::SHAPE, s.as_slice()),
+        Err(e) => fail(&Self::SHAPE, e),
+    };
+
+    /// Element strides of each logical dimension. Only for untiled layouts: using it on a tiled layout is a
+    /// compile error.
+    pub const STRIDES: &'static [usize] = {
+        let a: &'static ([usize; MAX_RANK], usize) = &Self::STRIDES_ARRAY;
+        a.0.split_at(a.1).0
+    };
+
+    const PHYSICAL_ARRAY: ([usize; tensor_layout_core::MAX_PHYSICAL_RANK], usize) = match Self::SHAPE.physical_shape() {
+        Ok(p) => usize_slice(&Self::SHAPE, p.as_slice()),
+        Err(e) => fail(&Self::SHAPE, e),
+    };
+
+    /// The final tiled shape, most major first: memory order is its row-major order.
+    pub const PHYSICAL_SHAPE: &'static [usize] = {
+        let a: &'static ([usize; tensor_layout_core::MAX_PHYSICAL_RANK], usize) = &Self::PHYSICAL_ARRAY;
+        a.0.split_at(a.1).0
+    };
+
+    /// The tile levels, outermost first.
+    pub const TILES: &'static [Tile] = {
+        let s: &'static ArrayShape = &Self::SHAPE;
+        s.layout().tiles()
+    };
+
+    /// The number of elements (product of the dimensions).
+    pub const ELEMENT_COUNT: usize = match Self::SHAPE.element_count() {
+        Ok(v) => to_usize(&Self::SHAPE, v as u128),
+        Err(e) => fail(&Self::SHAPE, e),
+    };
+
+    /// Storage slots, including partial-tile padding and `L` alignment.
+    pub const STORAGE_ELEMENTS: usize = match Self::SHAPE.storage_elements() {
+        Ok(v) => to_usize(&Self::SHAPE, v),
+        Err(e) => fail(&Self::SHAPE, e),
+    };
+
+    /// Bytes of storage, including `E(n)` packing. A size that does not fit `usize` is a compile error.
+    pub const BYTE_SIZE: usize = match Self::SHAPE.byte_size() {
+        Ok(v) => to_usize(&Self::SHAPE, v),
+        Err(e) => fail(&Self::SHAPE, e),
+    };
+
+    /// XLA's `ShapeUtil::ArraySize` (first tile only).
+    pub const XLA_ARRAY_SIZE: usize = match Self::SHAPE.xla_array_size() {
+        Ok(v) => to_usize(&Self::SHAPE, v),
+        Err(e) => fail(&Self::SHAPE, e),
+    };
+
+    /// Storage bits per element (`E(n)`, or 8 times the type's byte width).
+    pub const ELEMENT_BITS: usize = Self::SHAPE.element_bits() as usize;
+
+    /// The memory space `S(n)`.
+    pub const MEMORY_SPACE: MemorySpace = Self::SHAPE.layout().memory_space();
+
+    /// The offset (in elements, within the padded storage) of a constant index. Evaluated in a `const` item or
+    /// a `const { }` block, an index of the wrong rank or out of bounds is a compile error naming the index and
+    /// the bounds; at runtime it panics with the same message (use [`Static::try_offset`] there).
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// type T = layout!(f32[3,5]{1,0:T(2,2)});
+    /// assert_eq!(const { T::offset([2, 3]) }, 17);
+    /// ```
+    #[track_caller]
+    pub const fn offset<const N: usize>(index: [usize; N]) -> usize {
+        match Self::try_offset(&index) {
+            Ok(v) => v,
+            Err(e) => fail(&Self::SHAPE, e),
+        }
+    }
+
+    /// The offset of an index, or why there is none.
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// type T = layout!(f32[3,5]{1,0:T(2,2)});
+    /// assert_eq!(T::try_offset(&[2, 3]), Ok(17));
+    /// assert!(T::try_offset(&[3, 0]).is_err());
+    /// ```
+    pub const fn try_offset(index: &[usize]) -> Result<usize, IndexError> {
+        if index.len() > MAX_RANK {
+            return Err(IndexError::WrongRank { expected: Self::RANK, found: index.len() });
+        }
+        let mut wide = [0u64; MAX_RANK];
+        let mut i = 0;
+        while i < index.len() {
+            wide[i] = index[i] as u64;
+            i += 1;
+        }
+        match Self::SHAPE.offset(wide.split_at(index.len()).0) {
+            Ok(v) => {
+                if v as u128 > usize::MAX as u128 {
+                    return Err(IndexError::ExceedsUsize { value: v as u128 });
+                }
+                Ok(v as usize)
+            }
+            Err(e) => Err(e),
+        }
+    }
+}
+
+/// A static layout type, for generic code: implemented by every [`Static`] type `layout!` names.
+///
+/// ```
+/// use tensor_layout::{layout, StaticLayout};
+/// fn bytes<L: StaticLayout>() -> usize {
+///     L::BYTE_SIZE
+/// }
+/// assert_eq!(bytes::<layout!(f32[3,5]{1,0:T(2,2)})>(), 96);
+/// ```
+pub trait StaticLayout: Copy + Default + 'static {
+    /// How one element is stored in Rust (`half::bf16` for `bf16`, `u8` for sub-byte and 8-bit float types).
+    type Element: Copy;
+    /// The validated shape.
+    const SHAPE: ArrayShape;
+    /// Bytes of storage.
+    const BYTE_SIZE: usize;
+    /// Storage slots.
+    const STORAGE_ELEMENTS: usize;
+}
+
+impl<E: Element + 'static, T: Text + 'static> StaticLayout for Static<E, T> {
+    type Element = E::Storage;
+    const SHAPE: ArrayShape = Self::SHAPE;
+    const BYTE_SIZE: usize = Self::BYTE_SIZE;
+    const STORAGE_ELEMENTS: usize = Self::STORAGE_ELEMENTS;
+}
+
+impl<E: Element, T: Text> fmt::Debug for Static<E, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "layout!({})", Self::TEXT)
+    }
+}
+
+impl<E: Element, T: Text> fmt::Display for Static<E, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(Self::TEXT)
+    }
+}
+
+impl<E: Element, T: Text> From<Static<E, T>> for DynLayout {
+    fn from(_: Static<E, T>) -> DynLayout {
+        Static::<E, T>::DYN
+    }
+}
+
+/// A runtime layout differs from the static layout it was converted to.
+///
+/// ```
+/// use tensor_layout::{layout, DynLayout};
+/// type T = layout!(f32[3,5]);
+/// let d: DynLayout = "f32[3,5]{0,1}".parse().unwrap();
+/// let e = T::try_from(d).unwrap_err();
+/// assert_eq!(e.to_string(), "layout `f32[3,5]{0,1}` differs from the static layout `f32[3,5]{1,0}`");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LayoutMismatch {
+    /// The static layout.
+    pub expected: DynLayout,
+    /// The runtime layout.
+    pub found: DynLayout,
+}
+
+impl fmt::Display for LayoutMismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "layout `{}` differs from the static layout `{}`", self.found, self.expected)
+    }
+}
+
+impl core::error::Error for LayoutMismatch {}
+
+impl<E: Element, T: Text> TryFrom<DynLayout> for Static<E, T> {
+    type Error = LayoutMismatch;
+
+    fn try_from(d: DynLayout) -> Result<Self, LayoutMismatch> {
+        if d == Self::DYN {
+            Ok(Static(PhantomData))
+        } else {
+            Err(LayoutMismatch { expected: Self::DYN, found: d })
+        }
+    }
+}
