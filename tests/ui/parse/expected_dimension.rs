@@ -1,0 +1,7 @@
+use tensor_layout::layout;
+
+type Invalid = layout!(f32[x]);
+
+fn main() {
+    let _ = Invalid::default();
+}

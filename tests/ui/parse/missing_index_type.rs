@@ -1,0 +1,7 @@
+use tensor_layout::layout;
+
+type Invalid = layout!(f32[3]{0:#()});
+
+fn main() {
+    let _ = Invalid::default();
+}

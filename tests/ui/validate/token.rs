@@ -1,0 +1,7 @@
+use tensor_layout::layout;
+
+type Invalid = layout!(token[]);
+
+fn main() {
+    let _ = Invalid::default();
+}
