@@ -1,1 +1,70 @@
-fn main() {}
+//! `tlayout`: the quickest way to see an XLA layout (DESIGN §5, a public contract).
+//!
+//! Each verb is a module of its own with its `Args` (clap) and its `run`; this file only parses the command line
+//! and dispatches. Every number printed comes from `tensor-layout`: the CLI does no layout arithmetic.
+//!
+//! Exit codes: 0 success; 1 some input line was an error (`canon`); 2 a usage error, an invalid SHAPE argument or
+//! unreadable input. Errors go to stderr as `error: <message>`.
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+
+mod canon;
+mod explain;
+mod offsets;
+mod outcome;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+const EXAMPLES: &str = "\
+Examples:
+  printf 'f32[3,5]\\nbf16[8]{0:T(8)S(0)}\\n' | tlayout canon
+  tlayout offsets 'f32[3,5]{1,0:T(2,2)}'
+  tlayout offsets 'bf16[32,32,4096]{2,1,0:T(8,128)(2,1)}' --index 1,9,130
+  tlayout explain 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}'
+  tlayout explain 'f32[3,5]<1,0:T(2,2)>' --json
+
+Shapes are written in XLA's HLO text (`{...}`) or the `layout!` macro's form (`<...>`); quote them for the shell.
+Exit codes: 0 success, 1 some input line was an error (canon), 2 usage error, invalid SHAPE or unreadable input.";
+
+/// See XLA tensor memory layouts: canonical forms, offsets, sizes, tiling.
+#[derive(Parser, Debug)]
+#[command(name = "tlayout", version, after_help = EXAMPLES)]
+struct Cli {
+    #[command(subcommand)]
+    verb: Verb,
+}
+
+#[derive(Subcommand, Debug)]
+enum Verb {
+    /// Canonicalize shapes read from stdin, one per line: `OK <canonical>` or `ERR <message>` per line
+    #[command(after_help = canon::EXAMPLES)]
+    Canon(canon::Args),
+    /// Print the linear offset of every logical index (row-major order), or of one index with `--index`
+    #[command(after_help = offsets::EXAMPLES)]
+    Offsets(offsets::Args),
+    /// Summarize a layout: tiles, physical shape, sizes, padding; `--json` for one JSON object
+    #[command(after_help = explain::EXAMPLES)]
+    Explain(explain::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.verb {
+        Verb::Canon(args) => canon::run(args),
+        Verb::Offsets(args) => offsets::run(args),
+        Verb::Explain(args) => explain::run(args),
+    };
+    outcome::finish(result)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn command_line_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -297,6 +297,11 @@ pub enum ValidationError {
         /// The type.
         element_type: ElementType,
     },
+    /// `token` or `opaque` where an array layout is required ([`crate::ArrayShape::require_array`]).
+    NotAnArray {
+        /// The type.
+        element_type: ElementType,
+    },
     /// `minor_to_major` does not have one entry per dimension.
     MinorToMajorLength {
         /// Dimensions of the shape.
@@ -432,6 +437,9 @@ impl fmt::Display for ValidationError {
             V::NonArrayWithLayout { element_type } => {
                 write!(f, "`{element_type}` is not an array type and takes no layout attributes")
             }
+            V::NotAnArray { element_type } => {
+                write!(f, "`{element_type}` is not an array type and has no memory layout")
+            }
             V::MinorToMajorLength { rank, entries } => write!(
                 f,
                 "minor_to_major has {entries} {} but the shape has {rank} {}",
@@ -549,6 +557,7 @@ impl ValidationError {
         match *self {
             V::TooManyDimensions { .. } | V::SizeOverflow => Location::Dims,
             V::NonArrayWithDimensions { .. } => Location::Dims,
+            V::NotAnArray { .. } => Location::ElementType,
             V::NonArrayWithLayout { .. } | V::MinorToMajorLength { .. } => Location::Layout,
             V::MinorToMajorOutOfBounds { position, .. } | V::MinorToMajorDuplicate { position, .. } => {
                 Location::MinorToMajor(position)

@@ -306,6 +306,10 @@ impl ArrayShape {
         while k < n {
             let d = m2m[k] as usize;
             out.values[d] = stride;
+            k += 1;
+            if k == n {
+                break;
+            }
             let size = match tile::arithmetic_size(self, d) {
                 Ok(v) => v,
                 Err(e) => return Err(e),
@@ -314,7 +318,6 @@ impl ArrayShape {
                 Some(v) => v,
                 None => return Err(IndexError::Overflow),
             };
-            k += 1;
         }
         Ok(out)
     }
@@ -392,7 +395,7 @@ pub const fn dimension_letter(rank: usize, d: usize) -> Option<char> {
 const fn untile(w: &mut Walk, before: &PhysicalShape, tile: &tile::Tile) -> Result<bool, IndexError> {
     let k = tile.len as usize;
     let n = before.len as usize;
-    let ext = if k > n { k - n } else { 0 };
+    let ext = k.saturating_sub(n);
     let len = n + ext;
     let s = len - k;
     // Sizes of the (extended) shape before tiling.
@@ -449,8 +452,15 @@ const fn untile(w: &mut Walk, before: &PhysicalShape, tile: &tile::Tile) -> Resu
             while q > first {
                 q -= 1;
                 let d = full[s + q];
-                out[s + q] = if d == 0 { 0 } else { v % d };
-                v = if d == 0 { 0 } else { v / d };
+                // A size-0 dimension has no index: the merged value is 0 there.
+                out[s + q] = match v.checked_rem(d) {
+                    Some(r) => r,
+                    None => 0,
+                };
+                v = match v.checked_div(d) {
+                    Some(q) => q,
+                    None => 0,
+                };
             }
             g += 1;
             first = e + 1;

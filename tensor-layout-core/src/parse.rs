@@ -703,6 +703,8 @@ const fn parse_padding(text: &[u8], pos: usize, l: &mut Layout, map: &mut Source
 }
 
 /// One step of a shape read by [`ShapeParser`].
+// The array is held inline on purpose: the parser is allocation-free, so there is nothing to box it in.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     /// An array (or `token[]` / `opaque[]`).

@@ -190,6 +190,22 @@ impl ArrayShape {
         }
     }
 
+    /// Errors for `token[]` and `opaque[]`, which parse and validate (tuples hold them) but have no memory
+    /// layout: what describes a layout (`DynLayout`, `layout!`) requires an array.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert!(ArrayShape::parse("token[]").unwrap().require_array().is_err());
+    /// assert!(ArrayShape::parse("f32[2]").unwrap().require_array().is_ok());
+    /// ```
+    pub const fn require_array(self) -> Result<ArrayShape, ValidationError> {
+        if self.element_type().is_array() {
+            Ok(self)
+        } else {
+            Err(ValidationError::NotAnArray { element_type: self.element_type() })
+        }
+    }
+
     /// The shape as parsed.
     ///
     /// ```

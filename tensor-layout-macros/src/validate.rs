@@ -6,7 +6,7 @@ use proc_macro2::Span;
 use tensor_layout_core::layout::{check_rule, RULES};
 use tensor_layout_core::parse::{parse_array_mapped, SourceMap, ATTRIBUTES};
 use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
-use tensor_layout_core::{ArrayShape, Dim, ParsedArray};
+use tensor_layout_core::{ArrayShape, Dim, ParsedArray, ValidationError};
 
 use crate::parse::Literal;
 
@@ -75,10 +75,8 @@ pub fn validate(lit: &Literal) -> Result<Valid, Errors> {
 /// What static layouts cannot express: dynamic sizes, non-array types, attributes without dense meaning.
 fn static_limits(lit: &Literal, p: &ParsedArray, map: &SourceMap, errors: &mut Errors) {
     if !p.element_type().is_array() {
-        errors.push(
-            lit.span_at(map.element_type.start),
-            format!("`{}` is not an array type; `layout!` describes arrays", p.element_type()),
-        );
+        let e = ValidationError::NotAnArray { element_type: p.element_type() };
+        errors.push(lit.span_at(map.span(e.location()).start), e.to_string());
     }
     for (d, dim) in p.dims().iter().enumerate() {
         let what = match dim {

@@ -33,16 +33,20 @@ fn to_usize(v: u128) -> Result<usize, IndexError> {
 }
 
 impl DynLayout {
-    /// Wraps a validated shape.
+    /// Wraps a validated shape; errors for `token[]` and `opaque[]`, which have no memory layout.
     ///
     /// ```
     /// use tensor_layout::{ArrayShape, DynLayout};
-    /// let l = DynLayout::new(ArrayShape::parse("f32[2]")?);
+    /// let l = DynLayout::new(ArrayShape::parse("f32[2]")?)?;
     /// assert_eq!(l.rank(), 1);
+    /// assert!(DynLayout::new(ArrayShape::parse("token[]")?).is_err());
     /// # Ok::<(), tensor_layout::Error>(())
     /// ```
-    pub const fn new(shape: ArrayShape) -> DynLayout {
-        DynLayout { shape }
+    pub const fn new(shape: ArrayShape) -> Result<DynLayout, Error> {
+        match shape.require_array() {
+            Ok(shape) => Ok(DynLayout { shape }),
+            Err(e) => Err(Error::Invalid(e)),
+        }
     }
 
     /// Parses one array shape in XLA's HLO form (`{...}`) or the macro's form (`<...>`) and validates it.
@@ -50,12 +54,13 @@ impl DynLayout {
     /// ```
     /// use tensor_layout::DynLayout;
     /// assert!(DynLayout::parse("f32[3,5]{1,1}").is_err());
+    /// assert!(DynLayout::parse("token[]").is_err());
     /// let e = DynLayout::parse("f32[3,5]{1,0:T(0,2)}").unwrap_err();
     /// assert_eq!(e.to_string(), "tile 0 has size 0 at entry 0; tile sizes must be positive");
     /// ```
     pub const fn parse(text: &str) -> Result<DynLayout, Error> {
         match ArrayShape::parse(text) {
-            Ok(shape) => Ok(DynLayout { shape }),
+            Ok(shape) => DynLayout::new(shape),
             Err(e) => Err(e),
         }
     }
@@ -321,8 +326,10 @@ impl fmt::Display for DynLayout {
     }
 }
 
-impl From<ArrayShape> for DynLayout {
-    fn from(shape: ArrayShape) -> Self {
-        DynLayout { shape }
+impl TryFrom<ArrayShape> for DynLayout {
+    type Error = Error;
+
+    fn try_from(shape: ArrayShape) -> Result<Self, Error> {
+        DynLayout::new(shape)
     }
 }

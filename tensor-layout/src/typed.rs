@@ -92,7 +92,10 @@ impl<E: Element, T: Text> Static<E, T> {
     };
 
     /// The runtime twin.
-    pub const DYN: DynLayout = DynLayout::new(Self::SHAPE);
+    pub const DYN: DynLayout = match DynLayout::new(Self::SHAPE) {
+        Ok(d) => d,
+        Err(_) => panic!("a static layout describes an array"),
+    };
 
     /// The element type.
     pub const ELEMENT_TYPE: ElementType = E::TYPE;

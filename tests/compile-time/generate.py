@@ -1,0 +1,66 @@
+#!/usr/bin/env python3
+"""Generates tests/compile-time/generated/: a crate writing N distinct real XLA layouts (taken from the XLA test
+vectors) with `layout!`, each in both spellings (`<..>` and `{..}`). For every layout it asserts at compile time
+that the type is zero-sized, that both spellings name one type, and evaluates its byte size.
+
+With --invalid it writes a crate of invalid literals instead, one per line, for checking that each fails on its
+own line. Usage: generate.py [--count N] [--invalid]"""
+import argparse, os, re
+
+here = os.path.dirname(os.path.abspath(__file__))
+root = os.path.dirname(os.path.dirname(here))
+ap = argparse.ArgumentParser()
+ap.add_argument("--count", type=int, default=200)
+ap.add_argument("--invalid", action="store_true")
+args = ap.parse_args()
+
+def static_ok(canon):
+    # What a static layout can express: one array, static sizes, no split configs or metadata.
+    return not (canon.startswith("(") or "?" in canon or "<=" in canon or "SC(" in canon or "M(" in canon
+                or canon.startswith(("token", "opaque")) or len(canon) > 200)
+
+layouts, invalid = [], []
+for name in ("xla-tests-shapes.tsv", "xla-corpus-shapes.tsv", "generated-shapes.tsv"):
+    for line in open(os.path.join(root, "tests", "vectors", name)):
+        cols = line.rstrip("\n").split("\t")
+        if cols[1].startswith("OK "):
+            canon = cols[1][3:]
+            if static_ok(canon) and "{" in canon and canon not in layouts:
+                layouts.append(canon)
+        elif cols[1] == "ERR" and cols[0].strip().count("{") == cols[0].count("}") and "$" not in cols[0] \
+                and re.match(r"^\s*[a-z0-9]+\[[0-9, ]*\]\{[^{}]*\}\s*$", cols[0]):
+            invalid.append(cols[0].strip())
+
+# Half tiled, half not, so the budget covers tiling arithmetic too.
+tiled = [l for l in layouts if "T(" in l]
+plain = [l for l in layouts if "T(" not in l]
+layouts = [x for pair in zip(tiled, plain) for x in pair] + tiled[len(plain):] + plain[len(tiled):]
+
+out = os.path.join(here, "generated")
+os.makedirs(os.path.join(out, "src"), exist_ok=True)
+open(os.path.join(out, "Cargo.toml"), "w").write(f"""[package]
+name = "tensor-layout-compile-time"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+tensor-layout = {{ path = "{root}/tensor-layout" }}
+
+[workspace]
+""")
+
+src = ["use tensor_layout::layout;", "" if args.invalid else "use core::mem::size_of;", ""]
+if args.invalid:
+    for i, text in enumerate(invalid[: args.count]):
+        src.append(f"pub type Invalid{i} = layout!({text});")
+else:
+    for i, canon in enumerate(layouts[: args.count]):
+        angle = canon.replace("{", "<", 1)[::-1].replace("}", ">", 1)[::-1]
+        src.append(f"pub type A{i} = layout!({angle});")
+        src.append(f"pub type B{i} = layout!({canon});")
+        src.append(f"const _: () = assert!(size_of::<A{i}>() == 0);")
+        src.append(f"pub fn same{i}(a: A{i}) -> B{i} {{ a }}")
+        src.append(f"pub const BYTES{i}: usize = A{i}::BYTE_SIZE;")
+open(os.path.join(out, "src", "lib.rs"), "w").write("\n".join(src) + "\n")
+print(f"wrote {min(args.count, len(invalid) if args.invalid else len(layouts))} {'invalid' if args.invalid else 'distinct'} literals to {out}")

@@ -1,0 +1,79 @@
+//! Pairs `static_*` / `literal_*`: the first uses a `layout!` type, the second literal numbers. compare.py checks
+//! that each pair compiles to identical machine code.
+#![no_std]
+
+use tensor_layout::layout;
+
+type Act = layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
+
+/// (a) The offset of a constant index.
+#[no_mangle]
+pub fn static_offset() -> usize {
+    const { Act::offset([1, 9, 130]) }
+}
+
+/// (a) Twin: the number itself (164869, DESIGN §1).
+#[no_mangle]
+pub fn literal_offset() -> usize {
+    164_869
+}
+
+type Tiled = layout!(bf16[64,512]{1,0:T(8,128)(2,1)});
+
+/// The geometry of the tiled layout, from the type: physical shape (8, 4, 4, 128, 2, 1).
+const P: &[usize] = Tiled::PHYSICAL_SHAPE;
+const ROW_TILES: usize = P[0];
+const COL_TILES: usize = P[1];
+const TILE: usize = P[2] * P[3] * P[4] * P[5];
+const PAIR: usize = P[4];
+const ROW_STRIDE: usize = P[3] * P[4] * P[5];
+const COL_STRIDE: usize = P[4] * P[5];
+
+/// (b) Sums a bf16 buffer (as raw bits) tile by tile, weighting each element by its row within the tile, with
+/// every bound and stride taken from the layout type.
+#[no_mangle]
+pub fn static_tile_sum(buf: &[u16; Tiled::STORAGE_ELEMENTS]) -> u64 {
+    let mut acc = 0u64;
+    for tr in 0..ROW_TILES {
+        for tc in 0..COL_TILES {
+            let base = (tr * COL_TILES + tc) * TILE;
+            for r in 0..P[2] * PAIR {
+                for c in 0..P[3] {
+                    let at = base + (r / PAIR) * ROW_STRIDE + c * COL_STRIDE + r % PAIR;
+                    acc += buf[at] as u64 * r as u64;
+                }
+            }
+        }
+    }
+    acc
+}
+
+/// (b) Twin with literal strides: 8 row tiles, 4 column tiles of 8x128, rows paired by (2,1).
+#[no_mangle]
+pub fn literal_tile_sum(buf: &[u16; 32768]) -> u64 {
+    let mut acc = 0u64;
+    for tr in 0..8 {
+        for tc in 0..4 {
+            let base = (tr * 4 + tc) * 1024;
+            for r in 0..8 {
+                for c in 0..128 {
+                    let at = base + (r / 2) * 256 + c * 2 + r % 2;
+                    acc += buf[at] as u64 * r as u64;
+                }
+            }
+        }
+    }
+    acc
+}
+
+/// (c) Sums the whole storage in memory order: the loop bound is the type's storage size.
+#[no_mangle]
+pub fn static_storage_sum(buf: &[u16; Tiled::STORAGE_ELEMENTS]) -> u64 {
+    buf.iter().map(|&x| x as u64).sum()
+}
+
+/// (c) Twin with the literal size.
+#[no_mangle]
+pub fn literal_storage_sum(buf: &[u16; 32768]) -> u64 {
+    buf.iter().map(|&x| x as u64).sum()
+}
