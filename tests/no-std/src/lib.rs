@@ -1,7 +1,16 @@
 //! Proof that tensor-layout builds and answers queries without std or alloc.
 #![no_std]
 
-use tensor_layout::{ArrayShape, DynLayout};
+use tensor_layout::{layout, ArrayShape, DynLayout};
+
+/// A static layout: a zero-sized type whose properties are constants.
+type Act = layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
+
+/// Offset of index (1, 9, 130): 164869 (DESIGN §1), a compile-time constant.
+pub const ACT_OFFSET: usize = Act::offset([1, 9, 130]);
+const _: () = assert!(ACT_OFFSET == 164_869);
+const _: () = assert!(Act::BYTE_SIZE == 32 * 32 * 4096 * 2);
+const _: () = assert!(core::mem::size_of::<Act>() == 0);
 
 /// A layout parsed and evaluated by rustc's const evaluator.
 const SHAPE: ArrayShape = match ArrayShape::parse("f32[3,5]{1,0:T(2,2)}") {
@@ -16,6 +25,12 @@ pub const OFFSET: u64 = match SHAPE.offset(&[2, 3]) {
 };
 
 const _: () = assert!(OFFSET == 17);
+
+/// A static layout's byte size, read at runtime.
+#[no_mangle]
+pub extern "C" fn tensor_layout_act_bytes() -> usize {
+    Act::BYTE_SIZE
+}
 
 /// Runtime parsing and iteration, no allocator.
 #[no_mangle]
