@@ -23,7 +23,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("  zero-sized: {} bytes", std::mem::size_of::<Act>());
     println!("  offset of [1, 9, 130]: {ACT_OFFSET}");
     println!("  physical shape: {:?}", Act::PHYSICAL_SHAPE);
-    println!("  storage: {} elements, {} bytes, {} bits each", Act::STORAGE_ELEMENTS, Act::BYTE_SIZE, Act::ELEMENT_BITS);
+    println!(
+        "  storage: {} elements, {} bytes, {} bits each",
+        Act::STORAGE_ELEMENTS,
+        Act::BYTE_SIZE,
+        Act::ELEMENT_BITS
+    );
 
     println!("{}", Figure1::TEXT);
     println!("  offset of [2, 3]: {FIGURE1_OFFSET}");

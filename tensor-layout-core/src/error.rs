@@ -137,6 +137,8 @@ pub enum Capacity {
     SplitIndices,
     /// Nesting depth of tuples ([`crate::parse::MAX_DEPTH`]).
     Nesting,
+    /// Nesting depth of `P(..)` physical shapes ([`crate::parse::MAX_PHYSICAL_DEPTH`]).
+    PhysicalNesting,
 }
 
 impl Capacity {
@@ -154,6 +156,7 @@ impl Capacity {
             Capacity::Splits => crate::layout::MAX_SPLITS,
             Capacity::SplitIndices => crate::layout::MAX_SPLIT_INDICES,
             Capacity::Nesting => crate::parse::MAX_DEPTH,
+            Capacity::PhysicalNesting => crate::parse::MAX_PHYSICAL_DEPTH,
         }
     }
 
@@ -165,6 +168,7 @@ impl Capacity {
             Capacity::Splits => "split configurations",
             Capacity::SplitIndices => "split indices",
             Capacity::Nesting => "levels of tuple nesting",
+            Capacity::PhysicalNesting => "levels of `P(..)` nesting",
         }
     }
 }

@@ -4,6 +4,7 @@
 //! `const` items (in rustc's evaluator) and at runtime (`DynLayout`). No allocation, no `std`, no `unsafe`, and
 //! no panics on any input: every failure is a typed error carrying the numbers.
 //!
+//! - [`broadcast`]: XLA's broadcasting rules (binary operations, `broadcast_in_dim`, `broadcast`).
 //! - [`dtype`]: element types, spelled as XLA spells them, with their widths.
 //! - [`shape`]: dimensions (static, `<=N`, `?`), [`ParsedArray`] (as read) and [`ArrayShape`] (validated).
 //! - [`layout`]: `minor_to_major`, attributes (`L E S M SC # * P D`, the `pad(..)` extension), validation.
@@ -33,6 +34,7 @@
 #![deny(missing_docs)]
 #![warn(clippy::all)]
 
+pub mod broadcast;
 pub mod dtype;
 pub mod error;
 pub mod index;

@@ -13,6 +13,10 @@ use crate::tile::{Tile, TileDim, MAX_TILES, MAX_TILE_RANK};
 /// The deepest tuple nesting [`ShapeParser`] accepts.
 pub const MAX_DEPTH: usize = 64;
 
+/// The deepest nesting of `P(..)` physical shapes inside layouts the parser accepts (`P` is only valid for sparse
+/// arrays, so this only bounds how far an invalid shape is read before it is rejected).
+pub const MAX_PHYSICAL_DEPTH: usize = 4;
+
 /// A byte range `start..end` of the input.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
@@ -296,7 +300,7 @@ pub const fn parse_array(text: &[u8]) -> Result<ParsedArray, ParseError> {
 /// ```
 pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usize), ParseError> {
     let mut map = SourceMap::EMPTY;
-    array_at(text, pos, &mut map)
+    array_at(text, pos, &mut map, 0)
 }
 
 /// Parses one array shape spanning the whole text, and where each of its components stands.
@@ -309,7 +313,7 @@ pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usi
 /// ```
 pub const fn parse_array_mapped(text: &[u8]) -> Result<(ParsedArray, SourceMap), ParseError> {
     let mut map = SourceMap::EMPTY;
-    let (p, end) = tri!(array_at(text, 0, &mut map));
+    let (p, end) = tri!(array_at(text, 0, &mut map, 0));
     let end = skip_trivia(text, end);
     if end < text.len() {
         return Err(expected(text, end, Expected::End));
@@ -317,7 +321,12 @@ pub const fn parse_array_mapped(text: &[u8]) -> Result<(ParsedArray, SourceMap),
     Ok((p, map))
 }
 
-const fn array_at(text: &[u8], pos: usize, map: &mut SourceMap) -> Result<(ParsedArray, usize), ParseError> {
+const fn array_at(
+    text: &[u8],
+    pos: usize,
+    map: &mut SourceMap,
+    depth: usize,
+) -> Result<(ParsedArray, usize), ParseError> {
     let start = skip_trivia(text, pos);
     let name_end = ident_end(text, start);
     if name_end == start {
@@ -376,7 +385,7 @@ const fn array_at(text: &[u8], pos: usize, map: &mut SourceMap) -> Result<(Parse
         let close = if text[q] == b'{' { b'}' } else { b'>' };
         let r = skip_trivia(text, q + 1);
         if int_starts(text, r) || at(text, r, b':') {
-            let (layout, end) = tri!(parse_layout_body(text, r, close, map));
+            let (layout, end) = tri!(parse_layout_body(text, r, close, map, depth));
             shape.layout = layout;
             map.layout = Span { start: q, end };
             p = end;
@@ -414,6 +423,7 @@ const fn parse_layout_body(
     pos: usize,
     close: u8,
     map: &mut SourceMap,
+    depth: usize,
 ) -> Result<(Layout, usize), ParseError> {
     let mut l = Layout::EMPTY;
     let mut p = skip_trivia(text, pos);
@@ -462,7 +472,7 @@ const fn parse_layout_body(
             }
             last = attr as isize;
             let attr_start = p;
-            p = tri!(parse_attribute(text, after, attr, &mut l, map));
+            p = tri!(parse_attribute(text, after, attr, &mut l, map, depth));
             map.attributes[attr] = Span { start: attr_start, end: p };
         }
     }
@@ -488,6 +498,7 @@ const fn parse_attribute(
     attr: usize,
     l: &mut Layout,
     map: &mut SourceMap,
+    depth: usize,
 ) -> Result<usize, ParseError> {
     match attr {
         0 => parse_dim_level_types(text, pos),
@@ -503,6 +514,10 @@ const fn parse_attribute(
             Ok(p)
         }
         3 | 4 => {
+            // A bare `*` with no `(type)` is accepted and dropped, as XLA does (spec §2).
+            if attr == 4 && !at(text, skip_trivia(text, pos), b'(') {
+                return Ok(pos);
+            }
             let p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
             let start = skip_trivia(text, p);
             let end = ident_end(text, start);
@@ -526,8 +541,11 @@ const fn parse_attribute(
         7 => parse_splits(text, pos, l),
         8 => {
             let p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
+            if depth + 1 > MAX_PHYSICAL_DEPTH {
+                return Err(error(pos, p, ParseErrorKind::TooMany { what: Capacity::PhysicalNesting }));
+            }
             let mut inner = SourceMap::EMPTY;
-            let (_, p) = tri!(array_at(text, p, &mut inner));
+            let (_, p) = tri!(array_at(text, p, &mut inner, depth + 1));
             l.has_physical_shape = true;
             expect_byte(text, p, b')', Expected::CommaOrCloseParen)
         }
