@@ -1,6 +1,9 @@
 //! Broadcasting (spec §5, seed 004): XLA's shape inference for element-wise binary operations, `broadcast_in_dim`
 //! and `broadcast`, as `const fn`. Results carry the default layout, as XLA's shape inference gives.
 
+// Errors carry both operands for their messages; without an allocator they cannot be boxed.
+#![allow(clippy::result_large_err)]
+
 use crate::dtype::ElementType;
 use crate::print::{write_type_and_dims, TextBuf};
 use crate::shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
@@ -126,6 +129,62 @@ pub enum BroadcastErrorKind {
     InvalidResult(crate::ValidationError),
 }
 
+/// An operand as error messages name it: element type and dimensions.
+///
+/// ```
+/// use tensor_layout_core::{broadcast::Operand, ArrayShape};
+/// let o = Operand::of(ArrayShape::parse("f32[2,3]{0,1}").unwrap().as_parsed());
+/// assert_eq!(o.to_string(), "f32[2,3]");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Operand {
+    element_type: ElementType,
+    rank: u8,
+    dims: [Dim; MAX_RANK],
+}
+
+impl Operand {
+    /// The element type and dimensions of a shape.
+    ///
+    /// ```
+    /// use tensor_layout_core::{broadcast::Operand, ArrayShape};
+    /// assert_eq!(Operand::of(ArrayShape::parse("u8[4]").unwrap().as_parsed()).dims().len(), 1);
+    /// ```
+    pub const fn of(p: &ParsedArray) -> Operand {
+        Operand { element_type: p.element_type, rank: p.rank, dims: p.dims }
+    }
+
+    /// The element type.
+    ///
+    /// ```
+    /// use tensor_layout_core::{broadcast::Operand, ArrayShape, ElementType};
+    /// let o = Operand::of(ArrayShape::parse("u8[4]").unwrap().as_parsed());
+    /// assert_eq!(o.element_type(), ElementType::U8);
+    /// ```
+    pub const fn element_type(&self) -> ElementType {
+        self.element_type
+    }
+
+    /// The dimensions.
+    ///
+    /// ```
+    /// use tensor_layout_core::{broadcast::Operand, ArrayShape, Dim};
+    /// let o = Operand::of(ArrayShape::parse("u8[4]").unwrap().as_parsed());
+    /// assert_eq!(o.dims(), &[Dim::Static(4)]);
+    /// ```
+    pub const fn dims(&self) -> &[Dim] {
+        self.dims.split_at(self.rank as usize).0
+    }
+}
+
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut b = TextBuf::<512>::new();
+        write_type_and_dims(&mut b, self.element_type, self.dims());
+        f.write_str(b.as_str())
+    }
+}
+
 /// What an operation was asked to do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operation {
@@ -154,9 +213,9 @@ pub struct BroadcastError {
     /// The operation.
     pub operation: Operation,
     /// The first operand (the operand of `broadcast_in_dim` and `broadcast`).
-    pub lhs: ParsedArray,
+    pub lhs: Operand,
     /// The second operand (the output shape of `broadcast_in_dim`; the new sizes of `broadcast`).
-    pub rhs: ParsedArray,
+    pub rhs: Operand,
     /// The broadcast dimensions, if given.
     pub dims: Option<Dims>,
     /// The rule broken.
@@ -174,9 +233,9 @@ const fn push_dim<const N: usize>(b: &mut TextBuf<N>, d: Dim) {
     }
 }
 
-const fn push_shape<const N: usize>(b: &mut TextBuf<N>, p: &ParsedArray) {
+const fn push_shape<const N: usize>(b: &mut TextBuf<N>, p: &Operand) {
     b.push_str("`");
-    write_type_and_dims(b, p);
+    write_type_and_dims(b, p.element_type, p.dims());
     b.push_str("`");
 }
 
@@ -240,9 +299,9 @@ impl BroadcastError {
             K::DimsNotIdentity => b.push_str("operands of the same rank take no broadcast dimensions, or the identity"),
             K::RankMismatch => {
                 b.push_str("ranks ");
-                b.push_u64(self.lhs.rank() as u64);
+                b.push_u64(self.lhs.rank as u64);
                 b.push_str(" and ");
-                b.push_u64(self.rhs.rank() as u64);
+                b.push_u64(self.rhs.rank as u64);
                 b.push_str(" differ, so broadcast dimensions are required (only a scalar broadcasts without them)");
             }
             K::DimsCount { rank, count } => {
@@ -365,7 +424,7 @@ const fn error(
         Some(d) => Dims::new(d),
         None => None,
     };
-    BroadcastError { operation, lhs: *lhs.as_parsed(), rhs: *rhs, dims, kind }
+    BroadcastError { operation, lhs: Operand::of(lhs.as_parsed()), rhs: Operand::of(rhs), dims, kind }
 }
 
 /// A result shape with these dimensions and the default layout, validated.

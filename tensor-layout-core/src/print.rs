@@ -1,6 +1,7 @@
 //! The canonical printer (spec §2 "Canonical print"): XLA's printed form, written by `const fn`s into a
 //! fixed-capacity [`TextBuf`], so compile-time code can build messages with it too.
 
+use crate::dtype::ElementType;
 use crate::error::Error;
 use crate::layout::{Layout, PaddingValue};
 use crate::parse::{Event, ShapeParser, MAX_DEPTH};
@@ -153,18 +154,18 @@ impl<const N: usize> TextBuf<N> {
     }
 }
 
-/// Writes the element type and dimensions: `f32[<=3,?,5]`.
+/// Writes an element type and dimensions: `f32[<=3,?,5]`.
 ///
 /// ```
 /// use tensor_layout_core::{parse::parse_array, print::{write_type_and_dims, TextBuf}};
+/// let p = parse_array(b"f32[<=3, ?,5]{2,1,0}").unwrap();
 /// let mut b = TextBuf::<64>::new();
-/// write_type_and_dims(&mut b, &parse_array(b"f32[<=3, ?,5]{2,1,0}").unwrap());
+/// write_type_and_dims(&mut b, p.element_type(), p.dims());
 /// assert_eq!(b.as_str(), "f32[<=3,?,5]");
 /// ```
-pub const fn write_type_and_dims<const N: usize>(b: &mut TextBuf<N>, p: &ParsedArray) {
-    b.push_str(p.element_type().name());
+pub const fn write_type_and_dims<const N: usize>(b: &mut TextBuf<N>, element_type: ElementType, dims: &[Dim]) {
+    b.push_str(element_type.name());
     b.push_str("[");
-    let dims = p.dims();
     let mut i = 0;
     while i < dims.len() {
         if i > 0 {
@@ -317,7 +318,7 @@ const fn write_int_attribute<const N: usize>(b: &mut TextBuf<N>, name: &str, v: 
 /// assert_eq!(b.as_str(), "u32[]{:T(256)}");
 /// ```
 pub const fn write_array<const N: usize>(b: &mut TextBuf<N>, p: &ParsedArray) {
-    write_type_and_dims(b, p);
+    write_type_and_dims(b, p.element_type(), p.dims());
     if p.rank() > 0 || p.layout().has_attributes() {
         write_layout(b, p.layout());
     }
