@@ -95,6 +95,14 @@ pub enum Expected {
     PaddingValue,
     /// The end of the input (trailing content).
     End,
+    /// `=` after `dims` or `sizes`.
+    Equals,
+    /// A binary operation (`+ - * / max min pow rem and or xor`).
+    Operation,
+    /// `->` in `broadcast_in_dim`.
+    Arrow,
+    /// `dims=(..)` (or `sizes=(..)` for `broadcast`).
+    BroadcastList,
 }
 
 impl fmt::Display for Expected {
@@ -117,6 +125,10 @@ impl fmt::Display for Expected {
             Expected::ElementTypeName => "an element type",
             Expected::PaddingValue => "a padding value (`zero`, `one`, `lowest`, `highest` or `unknown`)",
             Expected::End => "the end of the shape",
+            Expected::Equals => "`=`",
+            Expected::Operation => "a binary operation (`+ - * / max min pow rem and or xor`)",
+            Expected::Arrow => "`->`",
+            Expected::BroadcastList => "`dims=(..)` (`sizes=(..)` for `broadcast`)",
         })
     }
 }

@@ -2,6 +2,7 @@
 
 use core::fmt;
 use core::str::FromStr;
+use tensor_layout_core::broadcast::{self, BroadcastError};
 use tensor_layout_core::{
     ArrayShape, Dim, ElementType, Error, IndexError, Layout, MemorySpace, PhysicalShape, Slot, Strides, Tile,
 };
@@ -296,6 +297,57 @@ impl DynLayout {
     /// ```
     pub const fn dimension_letter(&self, d: usize) -> Option<char> {
         self.shape.dimension_letter(d)
+    }
+
+    /// The result of an element-wise binary operation of `self` and `other` under XLA's broadcasting rules
+    /// (spec §5), with the default layout; the error says which rule fails, with the numbers.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let m: DynLayout = "f32[2,3]".parse()?;
+    /// let v: DynLayout = "f32[3]".parse()?;
+    /// assert_eq!(m.broadcast(&v, Some(&[1]))?.to_string(), "f32[2,3]{1,0}");
+    /// assert!(m.broadcast(&v, None).is_err()); // different ranks need broadcast dimensions
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[allow(clippy::result_large_err)] // the error carries both operands; there is no allocator to box it
+    pub const fn broadcast(&self, other: &DynLayout, dims: Option<&[i64]>) -> Result<DynLayout, BroadcastError> {
+        match broadcast::broadcast_binary(&self.shape, &other.shape, dims) {
+            Ok(shape) => Ok(DynLayout { shape }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `broadcast_in_dim(self, output, dims)`: the output's dimensions with the default layout.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let v: DynLayout = "f32[3]".parse()?;
+    /// assert_eq!(v.broadcast_in_dim(&"f32[4,3]".parse()?, &[1])?.to_string(), "f32[4,3]{1,0}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[allow(clippy::result_large_err)]
+    pub const fn broadcast_in_dim(&self, output: &DynLayout, dims: &[i64]) -> Result<DynLayout, BroadcastError> {
+        match broadcast::broadcast_in_dim(&self.shape, &output.shape, dims) {
+            Ok(shape) => Ok(DynLayout { shape }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// XLA's `broadcast(self, sizes)`: `sizes` become new major dimensions.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let v: DynLayout = "f32[3]".parse()?;
+    /// assert_eq!(v.broadcast_major(&[2, 4])?.to_string(), "f32[2,4,3]{2,1,0}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[allow(clippy::result_large_err)]
+    pub const fn broadcast_major(&self, sizes: &[u64]) -> Result<DynLayout, BroadcastError> {
+        match broadcast::broadcast_major(&self.shape, sizes) {
+            Ok(shape) => Ok(DynLayout { shape }),
+            Err(e) => Err(e),
+        }
     }
 
     /// The offset of every logical index, in row-major logical order, computed incrementally.
