@@ -9,5 +9,6 @@ fn ui() {
     t.compile_fail("tests/ui/validate/*.rs");
     t.compile_fail("tests/ui/expand/*.rs");
     t.compile_fail("tests/ui/const/*.rs");
+    t.compile_fail("tests/ui/broadcast/*.rs");
     t.pass("tests/ui/pass/*.rs");
 }

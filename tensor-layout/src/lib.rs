@@ -6,6 +6,8 @@
 //!
 //! - [`DynLayout`]: a layout known only at runtime, parsed from XLA's HLO text. Fixed capacity, no allocator.
 //! - [`Offsets`]: the offset of every logical index, in logical order, advancing incrementally.
+//! - [`layout!`] and [`Static`]: layouts as zero-sized types whose properties are constants.
+//! - [`broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
 //! - The model and the rules themselves are re-exported from `tensor-layout-core`.
 //!
 //! ```
@@ -30,6 +32,7 @@ extern crate std;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+pub mod broadcast;
 mod dynamic;
 mod offsets;
 mod typed;

@@ -6,7 +6,7 @@ use core::marker::PhantomData;
 use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
 use tensor_layout_core::{ArrayShape, ElementType, IndexError, MemorySpace, Tile, MAX_RANK};
 
-use crate::__private::{Element, Text, MAX_LITERAL};
+use crate::__private::{Element, Source};
 use crate::DynLayout;
 
 /// A layout known at compile time: a zero-sized type, written with [`layout!`](crate::layout!).
@@ -75,20 +75,26 @@ const fn usize_slice<const N: usize>(shape: &ArrayShape, v: &[u64]) -> ([usize; 
     (out, v.len())
 }
 
-impl<E: Element, T: Text> Static<E, T> {
-    /// The canonical text of the layout (XLA's printed form).
-    pub const TEXT: &'static str = {
-        let bytes: &'static [u8; MAX_LITERAL] = &T::BYTES;
-        match core::str::from_utf8(bytes.split_at(T::LEN).0) {
-            Ok(s) => s,
-            Err(_) => panic!("layout text is not UTF-8"),
-        }
+impl<E: Element, S: Source> Static<E, S> {
+    /// The validated shape, as `tensor-layout-core` models it.
+    pub const SHAPE: ArrayShape = S::SHAPE;
+
+    /// Evaluates the layout: as an item, `const _: () = L::CHECK;` makes an invalid derived layout (an illegal
+    /// broadcast) a compile error under `cargo check`.
+    pub const CHECK: () = {
+        let _ = Self::SHAPE;
     };
 
-    /// The validated shape, as `tensor-layout-core` models it.
-    pub const SHAPE: ArrayShape = match ArrayShape::parse(Self::TEXT) {
-        Ok(s) => s,
-        Err(_) => panic!("invalid layout text in a static layout type"),
+    const TEXT_BUFFER: TextBuf<MAX_TEXT> = {
+        let mut b = TextBuf::new();
+        write_array(&mut b, Self::SHAPE.as_parsed());
+        b
+    };
+
+    /// The canonical text of the layout (XLA's printed form).
+    pub const TEXT: &'static str = {
+        let b: &'static TextBuf<MAX_TEXT> = &Self::TEXT_BUFFER;
+        b.as_str()
     };
 
     /// The runtime twin.
@@ -265,28 +271,28 @@ pub trait StaticLayout: Copy + Default + 'static {
     const STORAGE_ELEMENTS: usize;
 }
 
-impl<E: Element + 'static, T: Text + 'static> StaticLayout for Static<E, T> {
+impl<E: Element + 'static, S: Source + 'static> StaticLayout for Static<E, S> {
     type Element = E::Storage;
     const SHAPE: ArrayShape = Self::SHAPE;
     const BYTE_SIZE: usize = Self::BYTE_SIZE;
     const STORAGE_ELEMENTS: usize = Self::STORAGE_ELEMENTS;
 }
 
-impl<E: Element, T: Text> fmt::Debug for Static<E, T> {
+impl<E: Element, S: Source> fmt::Debug for Static<E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "layout!({})", Self::TEXT)
     }
 }
 
-impl<E: Element, T: Text> fmt::Display for Static<E, T> {
+impl<E: Element, S: Source> fmt::Display for Static<E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(Self::TEXT)
     }
 }
 
-impl<E: Element, T: Text> From<Static<E, T>> for DynLayout {
-    fn from(_: Static<E, T>) -> DynLayout {
-        Static::<E, T>::DYN
+impl<E: Element, S: Source> From<Static<E, S>> for DynLayout {
+    fn from(_: Static<E, S>) -> DynLayout {
+        Static::<E, S>::DYN
     }
 }
 
@@ -315,7 +321,7 @@ impl fmt::Display for LayoutMismatch {
 
 impl core::error::Error for LayoutMismatch {}
 
-impl<E: Element, T: Text> TryFrom<DynLayout> for Static<E, T> {
+impl<E: Element, S: Source> TryFrom<DynLayout> for Static<E, S> {
     type Error = LayoutMismatch;
 
     fn try_from(d: DynLayout) -> Result<Self, LayoutMismatch> {

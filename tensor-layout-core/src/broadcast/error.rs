@@ -1,6 +1,6 @@
 //! Broadcast errors: which rule, on which operands, with the numbers; the message is one `const fn`.
 
-use super::Dims;
+use super::DimList;
 use crate::dtype::ElementType;
 use crate::print::{write_type_and_dims, TextBuf};
 use crate::shape::{Dim, ParsedArray, MAX_RANK};
@@ -167,7 +167,7 @@ pub struct BroadcastError {
     /// The second operand (the output shape of `broadcast_in_dim`; the new sizes of `broadcast`).
     pub rhs: Operand,
     /// The broadcast dimensions, if given.
-    pub dims: Option<Dims>,
+    pub dims: Option<DimList>,
     /// The rule broken.
     pub kind: BroadcastErrorKind,
 }
@@ -219,11 +219,28 @@ impl BroadcastError {
         b.push_str("cannot broadcast ");
         push_shape(b, &self.lhs);
         match self.operation {
-            Operation::Binary => b.push_str(" with "),
-            Operation::InDim => b.push_str(" into "),
-            Operation::Major => b.push_str(" by adding major dimensions "),
+            Operation::Binary => {
+                b.push_str(" with ");
+                push_shape(b, &self.rhs);
+            }
+            Operation::InDim => {
+                b.push_str(" into ");
+                push_shape(b, &self.rhs);
+            }
+            Operation::Major => {
+                b.push_str(" with new major dimensions `(");
+                let sizes = self.rhs.dims();
+                let mut i = 0;
+                while i < sizes.len() {
+                    if i > 0 {
+                        b.push_str(",");
+                    }
+                    push_dim(b, sizes[i]);
+                    i += 1;
+                }
+                b.push_str(")`");
+            }
         }
-        push_shape(b, &self.rhs);
         if let Some(d) = &self.dims {
             b.push_str(" with broadcast dimensions ");
             push_dims(b, d.as_slice());

@@ -17,31 +17,31 @@ pub use request::{BinaryOp, Request, RequestError, RequestKind};
 /// operand matches. Fixed capacity [`MAX_RANK`].
 ///
 /// ```
-/// use tensor_layout_core::broadcast::Dims;
-/// let d = Dims::new(&[0, 2]).unwrap();
+/// use tensor_layout_core::broadcast::DimList;
+/// let d = DimList::new(&[0, 2]).unwrap();
 /// assert_eq!(d.as_slice(), &[0, 2]);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Dims {
+pub struct DimList {
     len: u8,
     values: [i64; MAX_RANK],
 }
 
-impl Dims {
+impl DimList {
     /// No broadcast dimensions.
-    pub const EMPTY: Dims = Dims { len: 0, values: [0; MAX_RANK] };
+    pub const EMPTY: DimList = DimList { len: 0, values: [0; MAX_RANK] };
 
     /// Broadcast dimensions with these entries; `None` with more than [`MAX_RANK`].
     ///
     /// ```
-    /// use tensor_layout_core::broadcast::Dims;
-    /// assert!(Dims::new(&[0; 17]).is_none());
+    /// use tensor_layout_core::broadcast::DimList;
+    /// assert!(DimList::new(&[0; 17]).is_none());
     /// ```
-    pub const fn new(values: &[i64]) -> Option<Dims> {
+    pub const fn new(values: &[i64]) -> Option<DimList> {
         if values.len() > MAX_RANK {
             return None;
         }
-        let mut d = Dims::EMPTY;
+        let mut d = DimList::EMPTY;
         while (d.len as usize) < values.len() {
             d.values[d.len as usize] = values[d.len as usize];
             d.len += 1;
@@ -52,8 +52,8 @@ impl Dims {
     /// The entries.
     ///
     /// ```
-    /// use tensor_layout_core::broadcast::Dims;
-    /// assert!(Dims::EMPTY.as_slice().is_empty());
+    /// use tensor_layout_core::broadcast::DimList;
+    /// assert!(DimList::EMPTY.as_slice().is_empty());
     /// ```
     pub const fn as_slice(&self) -> &[i64] {
         self.values.split_at(self.len as usize).0
@@ -107,7 +107,7 @@ const fn error(
     kind: BroadcastErrorKind,
 ) -> BroadcastError {
     let dims = match dims {
-        Some(d) => Dims::new(d),
+        Some(d) => DimList::new(d),
         None => None,
     };
     BroadcastError { operation, lhs: Operand::of(lhs.as_parsed()), rhs: Operand::of(rhs), dims, kind }

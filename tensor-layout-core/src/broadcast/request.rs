@@ -7,7 +7,7 @@
 //! OP      := + - * / max min pow rem and or xor   (or XLA's names: add subtract multiply divide maximum ...)
 //! ```
 
-use super::{broadcast_binary, broadcast_in_dim, broadcast_major, BroadcastError, Dims};
+use super::{broadcast_binary, broadcast_in_dim, broadcast_major, BroadcastError, DimList};
 use crate::dtype::{bytes_eq, ElementType};
 use crate::error::{Capacity, Error, Expected, ParseError, ParseErrorKind, Snippet};
 use crate::parse::{parse_array_at, parse_int, skip_trivia};
@@ -151,7 +151,7 @@ pub struct Request {
     /// The second operand (the output of `broadcast_in_dim`; unused by `broadcast`).
     pub rhs: ParsedArray,
     /// `dims=(..)` (or `sizes=(..)` for `broadcast`), if written.
-    pub dims: Option<Dims>,
+    pub dims: Option<DimList>,
 }
 
 /// Why a request has no result: an operand that is not a valid shape, an operation that does not take the
@@ -204,7 +204,7 @@ const fn expected(text: &[u8], pos: usize, what: Expected) -> ParseError {
 }
 
 /// Parses `KEY=(i, j, ..)` at `pos` (after trivia) when `key` is there; `Ok(None)` otherwise.
-const fn parse_list(text: &[u8], pos: usize, key: &[u8]) -> Result<Option<(Dims, usize)>, ParseError> {
+const fn parse_list(text: &[u8], pos: usize, key: &[u8]) -> Result<Option<(DimList, usize)>, ParseError> {
     let p = skip_trivia(text, pos);
     let end = word_end(text, p);
     if !bytes_eq(text.split_at(end).0.split_at(p).1, key) {
@@ -222,7 +222,7 @@ const fn parse_list(text: &[u8], pos: usize, key: &[u8]) -> Result<Option<(Dims,
     let mut values = [0i64; MAX_RANK];
     let mut n = 0;
     if q < text.len() && text[q] == b')' {
-        return Ok(Some((Dims::EMPTY, q + 1)));
+        return Ok(Some((DimList::EMPTY, q + 1)));
     }
     loop {
         let start = skip_trivia(text, q);
@@ -248,7 +248,7 @@ const fn parse_list(text: &[u8], pos: usize, key: &[u8]) -> Result<Option<(Dims,
             return Err(expected(text, q, Expected::CommaOrCloseParen));
         }
     }
-    match Dims::new(values.split_at(n).0) {
+    match DimList::new(values.split_at(n).0) {
         Some(d) => Ok(Some((d, q + 1))),
         None => Err(expected(text, q, Expected::CommaOrCloseParen)),
     }

@@ -1,0 +1,9 @@
+use tensor_layout::broadcast::{Broadcast, Dims};
+use tensor_layout::layout;
+
+type A = layout!(f32[2,3]);
+type B = layout!(f32[3]);
+
+const _: () = Broadcast::<A, B, Dims<2>>::CHECK;
+
+fn main() {}
