@@ -12,6 +12,7 @@ root = os.path.dirname(os.path.dirname(here))
 ap = argparse.ArgumentParser()
 ap.add_argument("--count", type=int, default=200)
 ap.add_argument("--invalid", action="store_true")
+ap.add_argument("--broadcasts", type=int, default=200, help="static broadcast checks to add (from the vectors)")
 args = ap.parse_args()
 
 def static_ok(canon):
@@ -62,5 +63,21 @@ else:
         src.append(f"const _: () = assert!(size_of::<A{i}>() == 0);")
         src.append(f"pub fn same{i}(a: A{i}) -> B{i} {{ a }}")
         src.append(f"pub const BYTES{i}: usize = A{i}::BYTE_SIZE;")
+    # Static broadcast checks, from the cases XLA accepts in the broadcast vectors.
+    checks = []
+    for line in open(os.path.join(root, "tests", "vectors", "generated-broadcast.tsv")):
+        cols = line.rstrip("\n").split("\t")
+        if not cols[1].startswith("OK ") or cols[0].startswith("broadcast_in_dim"):
+            continue
+        m = re.fullmatch(r"(\S+) (\S+) (\S+)(?: dims=\(([-0-9,]*)\))?", cols[0])
+        a, op, b, dims = m.groups()
+        if a.split("[")[0] == b.split("[")[0]:
+            checks.append((a, b, dims))
+    if checks:
+        src.insert(0, "use tensor_layout::broadcast::{Broadcast, Dims};")
+    for i, (a, b, dims) in enumerate(checks[: args.broadcasts]):
+        d = f", Dims<{dims}>" if dims is not None else ""
+        src.append(f"const _: () = Broadcast::<layout!({a}), layout!({b}){d}>::CHECK;")
 open(os.path.join(out, "src", "lib.rs"), "w").write("\n".join(src) + "\n")
-print(f"wrote {min(args.count, len(invalid) if args.invalid else len(layouts))} {'invalid' if args.invalid else 'distinct'} literals to {out}")
+what = "invalid literals" if args.invalid else f"distinct literals (both spellings) and {args.broadcasts} broadcast checks"
+print(f"wrote {min(args.count, len(invalid) if args.invalid else len(layouts))} {what} to {out}")
