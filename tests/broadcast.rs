@@ -117,3 +117,76 @@ fn dyn_layout_broadcasts_like_core() {
     assert_eq!(v.broadcast_in_dim(&"f32[2,3]".parse().unwrap(), &[1]).unwrap().to_string(), "f32[2,3]{1,0}");
     assert_eq!(v.broadcast_major(&[2]).unwrap().to_string(), "f32[2,3]{1,0}");
 }
+
+/// A deliberately naive reference of spec §5, written from the spec text: the result dimensions, or `None`.
+fn reference(lhs: &[u64], rhs: &[u64], dims: Option<&[i64]>) -> Option<Vec<u64>> {
+    let degenerate = |a: &[u64], b: &[u64]| -> Option<Vec<u64>> {
+        a.iter()
+            .zip(b)
+            .map(|(&x, &y)| {
+                if x == y || y == 1 {
+                    Some(x)
+                } else if x == 1 {
+                    Some(y)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    };
+    let given = dims.unwrap_or(&[]);
+    if lhs.len() == rhs.len() {
+        let identity: Vec<i64> = (0..lhs.len() as i64).collect();
+        if !given.is_empty() && given != identity.as_slice() {
+            return None;
+        }
+        return degenerate(lhs, rhs);
+    }
+    let (small, large) = if lhs.len() < rhs.len() { (lhs, rhs) } else { (rhs, lhs) };
+    if given.len() != small.len() {
+        return None;
+    }
+    let mut mid = large.to_vec();
+    for (i, &d) in given.iter().enumerate() {
+        if d < 0 || d as usize >= large.len() || (i > 0 && given[i - 1] >= d) {
+            return None;
+        }
+        let (s, l) = (small[i], large[d as usize]);
+        if s != l && s != 1 && l != 1 {
+            return None;
+        }
+        mid[d as usize] = s;
+    }
+    degenerate(&mid, large)
+}
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn dims() -> impl Strategy<Value = Vec<u64>> {
+        proptest::collection::vec(prop_oneof![Just(1u64), Just(2), Just(3), 0u64..5], 0..5)
+    }
+
+    fn broadcast_dims() -> impl Strategy<Value = Option<Vec<i64>>> {
+        proptest::option::of(proptest::collection::vec(-1i64..5, 0..5))
+    }
+
+    fn text(dims: &[u64]) -> String {
+        format!("f32[{}]", dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(","))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        #[test]
+        fn core_and_dyn_layout_agree_with_the_reference(l in dims(), r in dims(), d in broadcast_dims()) {
+            let want = reference(&l, &r, d.as_deref());
+            let got = broadcast_binary(&shape(&text(&l)), &shape(&text(&r)), d.as_deref());
+            prop_assert_eq!(got.as_ref().ok().map(|s| dims_of(&s.to_string())), want.as_ref().map(|w| text(w)));
+            let (a, b): (DynLayout, DynLayout) = (text(&l).parse().unwrap(), text(&r).parse().unwrap());
+            let dynamic = a.broadcast(&b, d.as_deref());
+            prop_assert_eq!(dynamic.ok().map(|x| x.to_string()), got.ok().map(|x| x.to_string()));
+        }
+    }
+}
