@@ -40,6 +40,9 @@ pub use tensor_layout_core::broadcast::*;
 use crate::__private::{Element, Source};
 use crate::Static;
 
+/// A zero-sized marker of type parameters that owns nothing (so the types are `Send`, `Sync` and covariant).
+type Marker<T> = PhantomData<fn() -> T>;
+
 /// Marks an absent entry of [`Dims`].
 pub const ABSENT: i64 = i64::MIN;
 
@@ -123,7 +126,7 @@ const fn slice(d: &'static Option<DimList>) -> Option<&'static [i64]> {
 }
 
 /// The source of a static element-wise broadcast: `A op B` with broadcast dimensions `D`.
-pub struct Binary<A, B, D>(PhantomData<fn() -> (A, B, D)>);
+pub struct Binary<A, B, D>(Marker<(A, B, D)>);
 
 impl<A: Source, B: Source, D: StaticDims> Source for Binary<A, B, D> {
     const SHAPE: ArrayShape = match broadcast_binary(&A::SHAPE, &B::SHAPE, slice(&D::DIMS)) {
@@ -133,7 +136,7 @@ impl<A: Source, B: Source, D: StaticDims> Source for Binary<A, B, D> {
 }
 
 /// The source of a static `broadcast_in_dim(A, Out, D)`.
-pub struct InDim<A, Out, D>(PhantomData<fn() -> (A, Out, D)>);
+pub struct InDim<A, Out, D>(Marker<(A, Out, D)>);
 
 impl<A: Source, Out: Source, D: StaticDims> Source for InDim<A, Out, D> {
     const SHAPE: ArrayShape = {
@@ -149,7 +152,7 @@ impl<A: Source, Out: Source, D: StaticDims> Source for InDim<A, Out, D> {
 }
 
 /// The source of a static `broadcast(A, sizes)` (new major dimensions).
-pub struct Major<A, Sizes>(PhantomData<fn() -> (A, Sizes)>);
+pub struct Major<A, Sizes>(Marker<(A, Sizes)>);
 
 impl<A: Source, Sizes: StaticDims> Source for Major<A, Sizes> {
     const SHAPE: ArrayShape = {

@@ -156,6 +156,8 @@ pub struct Request {
 
 /// Why a request has no result: an operand that is not a valid shape, an operation that does not take the
 /// operands' type, or a broadcast XLA rejects.
+// The broadcast error carries both operands; without an allocator it cannot be boxed.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum RequestError {
