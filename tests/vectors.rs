@@ -91,7 +91,7 @@ fn logical_indices(dims: &[u64]) -> Vec<Vec<u64>> {
 #[test]
 fn offsets_agree() {
     let mut failures = Vec::new();
-    let (mut total, mut checked) = (0, 0u64);
+    let (mut total, mut checked, mut planned) = (0, 0u64, 0);
     for (name, text) in OFFSETS {
         for row in rows(text) {
             total += 1;
@@ -101,6 +101,14 @@ fn offsets_agree() {
             let dims: Vec<u64> = (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect();
             let got: Vec<u64> = logical_indices(&dims).iter().map(|i| s.offset(i).unwrap()).collect();
             checked += got.len() as u64;
+            // The offset plan (per-dimension terms, for runtime indices) agrees, where the layout has one.
+            if let Ok(plan) = s.offset_plan() {
+                let by_plan: Vec<u64> = logical_indices(&dims).iter().map(|i| plan.offset(i)).collect();
+                if by_plan != got {
+                    failures.push(format!("{name}: {}: offset plan disagrees", row[0]));
+                }
+                planned += 1;
+            }
             if got != want {
                 failures.push(format!(
                     "{name}: {}: want {:?}.. got {:?}..",
@@ -112,5 +120,5 @@ fn offsets_agree() {
         }
     }
     assert!(failures.is_empty(), "{} of {total} disagree:\n{}", failures.len(), failures.join("\n"));
-    println!("offsets: {total} of {total} layouts agree ({checked} offsets)");
+    println!("offsets: {total} of {total} layouts agree ({checked} offsets; {planned} layouts also by offset plan)");
 }

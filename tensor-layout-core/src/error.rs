@@ -660,6 +660,8 @@ pub enum IndexError {
     ZeroTile,
     /// A tiled shape longer than [`crate::MAX_PHYSICAL_RANK`] (only for shapes validation would reject).
     Capacity,
+    /// An offset plan asked of a layout that combines dimensions (`*`).
+    CombinedDimensions,
     /// A size or offset that does not fit in this target's `usize`.
     ExceedsUsize {
         /// The value.
@@ -721,6 +723,9 @@ impl IndexError {
                 b.push_str("the tiled shape has more than ");
                 b.push_u64(crate::MAX_PHYSICAL_RANK as u64);
                 b.push_str(" dimensions");
+            }
+            I::CombinedDimensions => {
+                b.push_str("offsets of a layout that combines dimensions (`*`) depend on several indices at once")
             }
             I::ExceedsUsize { value } => {
                 b.push_u128(value);

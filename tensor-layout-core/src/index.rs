@@ -153,7 +153,7 @@ impl ArrayShape {
         let mut level = 0;
         while level < tiles.len() {
             before[level] = w.shape;
-            if let Err(e) = tile::apply_tile(&mut w, &tiles[level]) {
+            if let Err(e) = tile::apply_tile(&mut w, &tiles[level], level) {
                 return Err(e);
             }
             level += 1;

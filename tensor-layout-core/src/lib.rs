@@ -11,6 +11,7 @@
 //! - [`tile`]: tiles and tiled linearization (spec §4), TPU tiling conventions.
 //! - [`index`]: offsets, the inverse, strides, negative dimensions, true rank, dimension letters.
 //! - [`size`]: storage elements, byte size, XLA's `ArraySize`.
+//! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
 //! - [`parse`]: the text grammar (`{...}` and `<...>` forms), tuples as an event stream.
 //! - [`print`]: XLA's canonical printed form.
 //! - [`error`]: the errors.
@@ -40,6 +41,7 @@ pub mod error;
 pub mod index;
 pub mod layout;
 pub mod parse;
+pub mod plan;
 pub mod print;
 pub mod shape;
 pub mod size;
@@ -49,5 +51,6 @@ pub use dtype::ElementType;
 pub use error::{Error, IndexError, ParseError, ValidationError};
 pub use index::{Index, Slot, Strides};
 pub use layout::{Layout, MemorySpace, Padding, PaddingValue, SplitConfig};
+pub use plan::OffsetPlan;
 pub use shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
 pub use tile::{PhysicalShape, Tile, TileDim, Tiles, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};

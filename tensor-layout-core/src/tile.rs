@@ -223,6 +223,48 @@ pub(crate) struct Walk {
     pub(crate) index: [u64; MAX_PHYSICAL_RANK],
     /// For each current dimension, the set (bit mask) of logical dimensions its index depends on.
     pub(crate) owners: [u16; MAX_PHYSICAL_RANK],
+    /// For each current dimension, how its index follows from one logical index ([`chain`] encoding).
+    pub(crate) chains: [u64; MAX_PHYSICAL_RANK],
+}
+
+/// Chains: how a dimension's index follows from one logical index `e` through the tiling steps: bits 0-4 hold
+/// the logical dimension + 1 (0: a dimension added for a long tile, whose index is always 0), bit 5 marks an
+/// index combining several logical dimensions (`*`), and level `L` uses bits `6 + 6L ..`: 2 bits of operation
+/// (0 none, 1 `div`, 2 `mod`) and 4 bits of the tile entry whose size divides.
+pub(crate) mod chain {
+    /// Marks a dimension whose index combines several logical dimensions.
+    pub(crate) const COMBINED: u64 = 1 << 5;
+    /// `div` by the tile entry's size.
+    pub(crate) const DIV: u64 = 1;
+    /// `mod` by the tile entry's size.
+    pub(crate) const MOD: u64 = 2;
+
+    /// The chain of logical dimension `d` itself.
+    pub(crate) const fn of(d: usize) -> u64 {
+        d as u64 + 1
+    }
+
+    /// The operation and tile entry of level `level`.
+    pub(crate) const fn step(c: u64, level: usize) -> (u64, usize) {
+        let bits = c >> (6 + 6 * level);
+        (bits & 3, ((bits >> 2) & 15) as usize)
+    }
+
+    /// `c` followed by `op` with tile entry `entry` at level `level`.
+    pub(crate) const fn then(c: u64, level: usize, op: u64, entry: usize) -> u64 {
+        c | ((op | (entry as u64) << 2) << (6 + 6 * level))
+    }
+
+    /// The chain of an index that merges `major` into `minor` (`*`).
+    pub(crate) const fn merge(major: u64, minor: u64) -> u64 {
+        if major == 0 {
+            minor
+        } else if minor == 0 {
+            major
+        } else {
+            major | minor | COMBINED
+        }
+    }
 }
 
 const OVERFLOW: IndexError = IndexError::Overflow;
@@ -239,7 +281,12 @@ pub(crate) const fn arithmetic_size(s: &ArrayShape, d: usize) -> Result<u64, Ind
 pub(crate) const fn start(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexError> {
     let n = s.rank();
     let m2m = s.layout().minor_to_major();
-    let mut w = Walk { shape: PhysicalShape::EMPTY, index: [0; MAX_PHYSICAL_RANK], owners: [0; MAX_PHYSICAL_RANK] };
+    let mut w = Walk {
+        shape: PhysicalShape::EMPTY,
+        index: [0; MAX_PHYSICAL_RANK],
+        owners: [0; MAX_PHYSICAL_RANK],
+        chains: [0; MAX_PHYSICAL_RANK],
+    };
     let mut p = 0;
     while p < n {
         let logical = m2m[n - 1 - p] as usize;
@@ -251,6 +298,7 @@ pub(crate) const fn start(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexEr
             w.index[p] = index[logical];
         }
         w.owners[p] = 1 << logical;
+        w.chains[p] = chain::of(logical);
         p += 1;
     }
     w.shape.len = n as u8;
@@ -259,7 +307,7 @@ pub(crate) const fn start(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexEr
 
 /// One tiling step (spec §4.2): extend with leading 1s, merge `*` entries, then split each tiled dimension into
 /// a grid dimension and a within-tile dimension, all within-tile dimensions moving to the minor end.
-pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexError> {
+pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile, level: usize) -> Result<(), IndexError> {
     let k = tile.len as usize;
     let mut len = w.shape.len as usize;
     if k > len {
@@ -270,12 +318,14 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexErr
             w.shape.dims[i + ext] = w.shape.dims[i];
             w.index[i + ext] = w.index[i];
             w.owners[i + ext] = w.owners[i];
+            w.chains[i + ext] = w.chains[i];
         }
         let mut j = 0;
         while j < ext {
             w.shape.dims[j] = 1;
             w.index[j] = 0;
             w.owners[j] = 0;
+            w.chains[j] = 0;
             j += 1;
         }
         len = k;
@@ -286,6 +336,8 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexErr
     let mut idx = [0u64; MAX_TILE_RANK];
     let mut tsz = [0u64; MAX_TILE_RANK];
     let mut own = [0u16; MAX_TILE_RANK];
+    let mut chains = [0u64; MAX_TILE_RANK];
+    let mut entry = [0usize; MAX_TILE_RANK];
     let mut kept = 0; // entries kept, collected minor-first then reversed
     let mut i = k;
     while i > 0 {
@@ -311,6 +363,7 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexErr
                 sizes[last] = ns;
                 idx[last] = ni;
                 own[last] |= w.owners[s + i];
+                chains[last] = chain::merge(w.chains[s + i], chains[last]);
             }
             TileDim::Size(t) => {
                 if t == 0 {
@@ -320,6 +373,8 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexErr
                 idx[kept] = e;
                 tsz[kept] = t;
                 own[kept] = w.owners[s + i];
+                chains[kept] = w.chains[s + i];
+                entry[kept] = i;
                 kept += 1;
             }
         }
@@ -339,6 +394,8 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile) -> Result<(), IndexErr
         w.index[s + kept + j] = idx[src] % t;
         w.owners[s + j] = own[src];
         w.owners[s + kept + j] = own[src];
+        w.chains[s + j] = chain::then(chains[src], level, chain::DIV, entry[src]);
+        w.chains[s + kept + j] = chain::then(chains[src], level, chain::MOD, entry[src]);
         j += 1;
     }
     w.shape.len = new_len as u8;
@@ -354,7 +411,7 @@ pub(crate) const fn walk(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexErr
     let tiles = s.layout().tiles();
     let mut level = 0;
     while level < tiles.len() {
-        if let Err(e) = apply_tile(&mut w, &tiles[level]) {
+        if let Err(e) = apply_tile(&mut w, &tiles[level], level) {
             return Err(e);
         }
         level += 1;

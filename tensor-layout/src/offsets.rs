@@ -1,13 +1,14 @@
 //! The offsets of every logical index, in logical (row-major) order.
 
-use tensor_layout_core::{ArrayShape, IndexError, MAX_RANK};
+use tensor_layout_core::{ArrayShape, IndexError, OffsetPlan, MAX_RANK};
 
 /// Iterator over the offset of every logical index of a layout, in row-major logical order (last dimension
 /// fastest), as `tlayout offsets` prints them.
 ///
-/// It advances incrementally: the offset is kept as a sum of independent per-dimension-group contributions
-/// ([`ArrayShape::dimension_groups`]), and a step recomputes only the groups whose index entries changed,
-/// usually just the innermost dimension's. No allocation; the state is a few fixed arrays.
+/// It advances incrementally: the offset is kept as a sum of per-dimension contributions, and a step recomputes
+/// only the contributions of the index entries that changed, usually just the innermost dimension's: a few
+/// `div`/`mod` steps of its [`OffsetPlan`] terms. Layouts that combine dimensions (`*`) have no plan; their
+/// contributions are per group of combined dimensions ([`ArrayShape::dimension_groups`]). No allocation.
 ///
 /// ```
 /// use tensor_layout::DynLayout;
@@ -23,6 +24,7 @@ pub struct Offsets {
     groups: [u16; MAX_RANK],
     contribution: [u64; MAX_RANK],
     remaining: u64,
+    plan: Option<OffsetPlan>,
 }
 
 impl Offsets {
@@ -51,6 +53,7 @@ impl Offsets {
             groups,
             contribution: [0; MAX_RANK],
             remaining: count,
+            plan: shape.offset_plan().ok(),
         };
         if count > 0 {
             for d in 0..n {
@@ -62,6 +65,9 @@ impl Offsets {
 
     /// The contribution of the group led by dimension `d` (0 unless `d` is the lowest dimension of its group).
     fn group_contribution(&self, d: usize) -> Result<u64, IndexError> {
+        if let Some(plan) = &self.plan {
+            return Ok(plan.dimension_offset(d, self.index[d]));
+        }
         let mask = self.groups[d];
         if mask.trailing_zeros() as usize != d {
             return Ok(0);

@@ -1,0 +1,187 @@
+//! Offset plans: the offset of a layout written as a sum of small per-dimension terms, each `stride * c(e)` where
+//! `c(e)` follows from one logical index `e` by a few `div`/`mod` steps by tile sizes. Built from the same tiling
+//! walk as [`ArrayShape::offset`] (which records each dimension's steps), a plan evaluates an offset with no
+//! walk; as a `const` of a static layout, every size is a constant the compiler folds into shifts and masks.
+
+use crate::error::IndexError;
+use crate::shape::{ArrayShape, MAX_RANK};
+use crate::tile::{self, chain, TileDim, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};
+
+/// One term of a plan: `stride * c(e)`, `c` the chain of steps applied to the index of dimension `dim`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Term {
+    /// The logical dimension.
+    pub dim: u8,
+    /// The row-major stride, in the final tiled shape, of the coordinate this term computes.
+    pub stride: u64,
+    chain: u64,
+}
+
+/// A layout's offset as per-dimension terms; see the module documentation. Layouts that combine dimensions
+/// (`*`) have none: their offsets depend on several indices at once.
+///
+/// ```
+/// use tensor_layout_core::ArrayShape;
+/// let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+/// let plan = s.offset_plan().unwrap();
+/// assert_eq!(plan.offset(&[2, 3]), 17);
+/// assert_eq!(plan.dimension_offset(1, 3) + plan.dimension_offset(0, 2), 17);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct OffsetPlan {
+    rank: u8,
+    levels: u8,
+    /// `first[d]..first[d + 1]` are the terms of dimension `d`.
+    first: [u8; MAX_RANK + 1],
+    terms: [Term; MAX_PHYSICAL_RANK],
+    sizes: [[u64; MAX_TILE_RANK]; MAX_TILES],
+}
+
+impl ArrayShape {
+    /// The offset plan of this layout; an error for layouts that combine dimensions (`*`), whose offsets need
+    /// [`ArrayShape::offset`], and for storage past 64 bits.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
+    /// assert_eq!(s.offset_plan().unwrap().offset(&[3, 0, 17, 300]), 63_178_841);
+    /// assert!(ArrayShape::parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap().offset_plan().is_err());
+    /// ```
+    pub const fn offset_plan(&self) -> Result<OffsetPlan, IndexError> {
+        let w = match tile::walk(self, &[]) {
+            Ok(w) => w,
+            Err(e) => return Err(e),
+        };
+        match self.storage_elements() {
+            Ok(n) if n <= u64::MAX as u128 => {}
+            Ok(_) => return Err(IndexError::Overflow),
+            Err(e) => return Err(e),
+        }
+        let tiles = self.layout().tiles();
+        let mut plan = OffsetPlan {
+            rank: self.rank() as u8,
+            levels: tiles.len() as u8,
+            first: [0; MAX_RANK + 1],
+            terms: [Term { dim: 0, stride: 0, chain: 0 }; MAX_PHYSICAL_RANK],
+            sizes: [[0; MAX_TILE_RANK]; MAX_TILES],
+        };
+        let mut level = 0;
+        while level < tiles.len() {
+            let dims = tiles[level].dims();
+            let mut k = 0;
+            while k < dims.len() {
+                if let TileDim::Size(t) = dims[k] {
+                    plan.sizes[level][k] = t;
+                }
+                k += 1;
+            }
+            level += 1;
+        }
+        // Row-major strides of the final shape; a coordinate of a size-1 dimension is always 0 and needs no term.
+        let n = w.shape.len as usize;
+        let mut strides = [0u64; MAX_PHYSICAL_RANK];
+        let mut stride: u64 = 1;
+        let mut j = n;
+        while j > 0 {
+            j -= 1;
+            strides[j] = stride;
+            stride = stride.saturating_mul(w.shape.dims[j]);
+        }
+        let mut count = 0;
+        let mut d = 0;
+        while d < self.rank() {
+            plan.first[d] = count as u8;
+            let mut j = 0;
+            while j < n {
+                if w.shape.dims[j] > 1 && w.owners[j] & (1 << d) != 0 {
+                    if w.chains[j] & chain::COMBINED != 0 {
+                        return Err(IndexError::CombinedDimensions);
+                    }
+                    plan.terms[count] = Term { dim: d as u8, stride: strides[j], chain: w.chains[j] };
+                    count += 1;
+                }
+                j += 1;
+            }
+            d += 1;
+        }
+        plan.first[self.rank()] = count as u8;
+        Ok(plan)
+    }
+}
+
+impl OffsetPlan {
+    /// The terms of logical dimension `d`.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let plan = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().offset_plan().unwrap();
+    /// assert_eq!(plan.terms(0).len(), 2); // tile row, row within the tile
+    /// ```
+    pub const fn terms(&self, d: usize) -> &[Term] {
+        self.terms.split_at(self.first[d + 1] as usize).0.split_at(self.first[d] as usize).1
+    }
+
+    /// The coordinate a term computes from the index `e` of its dimension.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let plan = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().offset_plan().unwrap();
+    /// let t = plan.terms(1);
+    /// assert_eq!((plan.coordinate(&t[0], 3), plan.coordinate(&t[1], 3)), (1, 1)); // 3 = 1 * 2 + 1
+    /// ```
+    #[inline(always)]
+    pub const fn coordinate(&self, term: &Term, e: u64) -> u64 {
+        let mut v = e;
+        let mut level = 0;
+        while level < self.levels as usize {
+            let (op, entry) = chain::step(term.chain, level);
+            let t = self.sizes[level][entry];
+            if op == chain::DIV && t > 0 {
+                v /= t;
+            } else if op == chain::MOD && t > 0 {
+                v %= t;
+            }
+            level += 1;
+        }
+        v
+    }
+
+    /// The part of the offset that the index `e` of dimension `d` contributes; offsets are the sum over the
+    /// dimensions.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let plan = ArrayShape::parse("f32[2,3]{0,1}").unwrap().offset_plan().unwrap();
+    /// assert_eq!(plan.dimension_offset(1, 2), 4);
+    /// ```
+    #[inline(always)]
+    pub const fn dimension_offset(&self, d: usize, e: u64) -> u64 {
+        let terms = self.terms(d);
+        let mut sum: u64 = 0;
+        let mut i = 0;
+        while i < terms.len() {
+            sum = sum.wrapping_add(terms[i].stride.wrapping_mul(self.coordinate(&terms[i], e)));
+            i += 1;
+        }
+        sum
+    }
+
+    /// The offset of an index that lies within the dimensions (not checked: an index outside them gives a
+    /// meaningless number, never a panic, as long as the arithmetic does not overflow).
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let plan = ArrayShape::parse("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap().offset_plan().unwrap();
+    /// assert_eq!(plan.offset(&[2, 0]), 16);
+    /// ```
+    #[inline(always)]
+    pub const fn offset(&self, index: &[u64]) -> u64 {
+        let mut sum: u64 = 0;
+        let mut d = 0;
+        while d < index.len() && d < self.rank as usize {
+            sum = sum.wrapping_add(self.dimension_offset(d, index[d]));
+            d += 1;
+        }
+        sum
+    }
+}
