@@ -4,7 +4,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
-use tensor_layout_core::{ArrayShape, ElementType, IndexError, MemorySpace, Tile, MAX_RANK};
+use tensor_layout_core::{ArrayShape, ElementType, IndexError, MemorySpace, OffsetPlan, Tile, MAX_RANK};
 
 use crate::__private::{Element, Source};
 use crate::DynLayout;
@@ -203,6 +203,14 @@ impl<E: Element, S: Source> Static<E, S> {
 
     /// The memory space `S(n)`.
     pub const MEMORY_SPACE: MemorySpace = Self::SHAPE.layout().memory_space();
+
+    /// The offset plan: offsets of runtime indices as per-dimension `div`/`mod` terms whose sizes are constants
+    /// (the compiler folds them into shifts and masks). Using it on a layout that combines dimensions (`*`) is a
+    /// compile error.
+    pub const PLAN: OffsetPlan = match Self::SHAPE.offset_plan() {
+        Ok(p) => p,
+        Err(e) => fail(&Self::SHAPE, e),
+    };
 
     /// The offset (in elements, within the padded storage) of a constant index. Evaluated in a `const` item or
     /// a `const { }` block, an index of the wrong rank or out of bounds is a compile error naming the index and
