@@ -29,12 +29,14 @@
 //! | `padding_fraction` | number: 1 - element_count / storage_elements (0 when storage is 0); or null |
 //! | `strides` | list of integers: element strides per logical dimension; null when tiled (or a `?` dimension) |
 //! | `dimension_letters` | list of strings (`"y"`, `"x"` ...) for rank 2-4, else null |
+//! | `tile_grids` | list, one per tile level: the grid of tiles that level forms (spec §4.2), most major first; or null |
 
 use crate::outcome::{parse_shape, Failure, Outcome};
+use crate::tile_levels::{tile_text, tiles_text, TileLevels};
 use serde::Serialize;
 use std::fmt::Write as _;
 use std::io::{self, Write};
-use tensor_layout::{Dim, DynLayout, IndexError, PhysicalShape, Strides, Tile, TileDim};
+use tensor_layout::{Dim, DynLayout, IndexError, PhysicalShape, Strides, TileDim};
 
 /// The examples `tlayout explain --help` shows.
 pub const EXAMPLES: &str = "\
@@ -44,7 +46,8 @@ Examples:
 
 JSON keys: canonical, element_type, element_bits, value_bits, rank, dims, minor_to_major, physical_order, tiles,
 memory_space, memory_space_name, tail_padding_alignment, dynamic_metadata_prefix_bytes, element_count,
-physical_shape, storage_elements, byte_size, xla_array_size, padding_fraction, strides, dimension_letters.
+physical_shape, storage_elements, byte_size, xla_array_size, padding_fraction, strides, dimension_letters,
+tile_grids.
 `dims` holds integers for static dimensions and the strings \"<=N\" and \"?\" for dynamic ones; tiles hold \"*\" for a
 combined dimension; a value the layout does not define is null.";
 
@@ -77,6 +80,7 @@ struct Facts {
     byte_size: Result<u128, IndexError>,
     xla_array_size: Result<u128, IndexError>,
     strides: Result<Strides, IndexError>,
+    levels: Result<TileLevels, String>,
 }
 
 impl Facts {
@@ -89,6 +93,7 @@ impl Facts {
             byte_size: shape.byte_size(),
             xla_array_size: shape.xla_array_size(),
             strides: layout.strides(),
+            levels: TileLevels::of(&layout),
             layout,
         }
     }
@@ -102,6 +107,41 @@ impl Facts {
     /// The logical dimensions, most major first (minor_to_major reversed).
     fn physical_order(&self) -> Vec<usize> {
         self.layout.minor_to_major().iter().rev().map(|&d| d as usize).collect()
+    }
+
+    /// One line for a quick look: elements, tiles (or strides), bytes, padding, memory space.
+    fn glance(&self) -> String {
+        let l = &self.layout;
+        let name = l.element_type().name();
+        let mut parts = vec![match self.element_count {
+            Ok(1) => format!("1 {name} element"),
+            Ok(n) => format!("{n} {name} elements"),
+            Err(_) => format!("{name} elements"),
+        }];
+        parts.push(match (&self.levels, l.tiles().is_empty()) {
+            (_, true) => match &self.strides {
+                Ok(s) => format!("untiled, strides [{}]", join(s.as_slice())),
+                Err(_) => "untiled".to_string(),
+            },
+            (Ok(levels), false) => {
+                let first = &levels.levels[0];
+                let sizes: Vec<String> = first.tile_sizes().iter().map(u64::to_string).collect();
+                let count = first.tile_count().map_or_else(|| "many".to_string(), |n| n.to_string());
+                let noun = if first.tile_count() == Some(1) { "tile" } else { "tiles" };
+                let later: String =
+                    levels.levels[1..].iter().map(|k| format!(", sub-tiled {}", tile_text(&k.tile))).collect();
+                format!("{count} {noun} of {}{later}", sizes.join("x"))
+            }
+            (Err(_), false) => tiles_text(l.tiles()),
+        });
+        parts.push(self.byte_size.map_or_else(|_| "byte size n/a".to_string(), short_bytes_text));
+        parts.push(match self.padding_fraction() {
+            Ok(0.0) => "no padding".to_string(),
+            Ok(f) => format!("{:.2}% padding", f * 100.0),
+            Err(_) => "padding n/a".to_string(),
+        });
+        parts.push(l.memory_space().name().to_string());
+        parts.join(" · ")
     }
 
     fn letters(&self) -> Option<Vec<char>> {
@@ -134,6 +174,7 @@ impl Facts {
             padding_fraction: self.padding_fraction().ok(),
             strides: self.strides.as_ref().ok().map(|s| s.as_slice().to_vec()),
             dimension_letters: self.letters(),
+            tile_grids: self.levels.as_ref().ok().map(|t| t.levels.iter().map(|l| l.grid().to_vec()).collect()),
         };
         // Serializing plain data to a string cannot fail.
         let mut text = serde_json::to_string(&report).unwrap_or_default();
@@ -172,6 +213,16 @@ impl Facts {
             line("physical order", &format!("{} (logical dims {}, most major first)", list(sizes), join(&order)));
         }
         line("tiles", &if l.tiles().is_empty() { "none".to_string() } else { tiles_text(l.tiles()) });
+        if !l.tiles().is_empty() {
+            match &self.levels {
+                Ok(levels) => {
+                    for (k, level) in levels.levels.iter().enumerate() {
+                        line(if k == 0 { "tile grid" } else { "" }, &grid_text(level));
+                    }
+                }
+                Err(why) => line("tile grid", &format!("n/a: {why}")),
+            }
+        }
         let space = l.memory_space();
         line("memory space", &format!("S({}): {}", space.0, space.name()));
         if layout.tail_padding_alignment() != 1 {
@@ -203,7 +254,7 @@ impl Facts {
         });
         line("padding", &or_why(padding));
         line("strides", &or_why(self.strides.as_ref().map(|s| format!("[{}] elements", join(s.as_slice())))));
-        format!("{l}\n{s}")
+        format!("{l}\n  {:<19}{}\n{s}", "at a glance", self.glance())
     }
 }
 
@@ -231,6 +282,7 @@ struct Report {
     padding_fraction: Option<f64>,
     strides: Option<Vec<u64>>,
     dimension_letters: Option<Vec<char>>,
+    tile_grids: Option<Vec<Vec<u64>>>,
 }
 
 /// A dimension in JSON: a number when static, `"<=N"` or `"?"` when dynamic.
@@ -283,15 +335,6 @@ fn list(items: impl Iterator<Item = String>) -> String {
     format!("[{}]", items.collect::<Vec<_>>().join(","))
 }
 
-/// `T(8,128)(2,1)`, `*` for a combined dimension.
-fn tiles_text(tiles: &[Tile]) -> String {
-    let tile = |t: &Tile| {
-        let entries = t.dims().iter().map(|e| e.size().map_or_else(|| "*".to_string(), |n| n.to_string()));
-        format!("({})", entries.collect::<Vec<_>>().join(","))
-    };
-    format!("T{}", tiles.iter().map(tile).collect::<String>())
-}
-
 /// `335544320 bytes (320 MiB)`: the exact count, then binary units from 1 KiB.
 fn bytes_text(n: u128) -> String {
     const UNITS: [&str; 8] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
@@ -308,6 +351,30 @@ fn bytes_text(n: u128) -> String {
         None => format!("{n} {noun}"),
         Some(u) if value.fract() == 0.0 => format!("{n} {noun} ({value} {u})"),
         Some(u) => format!("{n} {noun} ({value:.2} {u})"),
+    }
+}
+
+/// `(2,2): 2x3 grid over [3,5], 6 tiles in all`: the grid of one tile level, and the dimensions it tiles (the most
+/// minor ones of the shape before it, with leading 1s when the tile is longer, spec §4.2).
+fn grid_text(level: &crate::tile_levels::Level) -> String {
+    let k = level.tile.dims().len();
+    let mut tiled: Vec<u64> = vec![1; k.saturating_sub(level.before.len())];
+    tiled.extend(&level.before[level.before.len().saturating_sub(k)..]);
+    let grid: Vec<String> = level.grid().iter().map(u64::to_string).collect();
+    let count = match level.tile_count() {
+        Some(1) => "1 tile".to_string(),
+        Some(n) => format!("{n} tiles"),
+        None => "too many tiles".to_string(),
+    };
+    format!("{}: {} grid over [{}], {count} in all", tile_text(&level.tile), grid.join("x"), join(&tiled))
+}
+
+/// `96 bytes`, `320 MiB`: like [`bytes_text`] without the exact count from 1 KiB on.
+fn short_bytes_text(n: u128) -> String {
+    let long = bytes_text(n);
+    match (long.find('('), long.rfind(')')) {
+        (Some(open), Some(close)) => long[open + 1..close].to_string(),
+        _ => long,
     }
 }
 

@@ -3,15 +3,18 @@
 //! Each verb is a module of its own with its `Args` (clap) and its `run`; this file only parses the command line
 //! and dispatches. Every number printed comes from `tensor-layout`: the CLI does no layout arithmetic.
 //!
-//! Exit codes: 0 success; 1 some input line was an error (`canon`); 2 a usage error, an invalid SHAPE argument or
-//! unreadable input. Errors go to stderr as `error: <message>`.
+//! Exit codes: 0 success; 1 some input line was an error (`canon`) or some shape of a dump was invalid (`scan`);
+//! 2 a usage error, an invalid SHAPE argument or unreadable input. Errors go to stderr as `error: <message>`.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 mod canon;
+mod draw;
 mod explain;
 mod offsets;
 mod outcome;
+mod scan;
+mod tile_levels;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -23,9 +26,14 @@ Examples:
   tlayout offsets 'bf16[32,32,4096]{2,1,0:T(8,128)(2,1)}' --index 1,9,130
   tlayout explain 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}'
   tlayout explain 'f32[3,5]<1,0:T(2,2)>' --json
+  tlayout draw 'f32[3,5]{1,0:T(2,2)}' -o f32_3x5_T2x2.svg
+  tlayout draw 'bf16[4,8]{1,0:T(2,4)(2,1)}' --ascii
+  tlayout scan module.hlo
+  tlayout scan module.hlo --json
 
 Shapes are written in XLA's HLO text (`{...}`) or the `layout!` macro's form (`<...>`); quote them for the shell.
-Exit codes: 0 success, 1 some input line was an error (canon), 2 usage error, invalid SHAPE or unreadable input.";
+Exit codes: 0 success, 1 some input line was an error (canon) or some shape in a dump was invalid (scan),
+2 usage error, invalid SHAPE or unreadable input.";
 
 /// See XLA tensor memory layouts: canonical forms, offsets, sizes, tiling.
 #[derive(Parser, Debug)]
@@ -46,6 +54,12 @@ enum Verb {
     /// Summarize a layout: tiles, physical shape, sizes, padding; `--json` for one JSON object
     #[command(after_help = explain::EXAMPLES)]
     Explain(explain::Args),
+    /// Draw a layout: the logical grid with each cell's offset, tiles outlined, padding marked (SVG or text)
+    #[command(after_help = draw::EXAMPLES)]
+    Draw(draw::Args),
+    /// Find every array shape in an HLO text dump and report each distinct layout with its padding waste
+    #[command(after_help = scan::EXAMPLES)]
+    Scan(scan::Args),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +68,8 @@ fn main() -> ExitCode {
         Verb::Canon(args) => canon::run(args),
         Verb::Offsets(args) => offsets::run(args),
         Verb::Explain(args) => explain::run(args),
+        Verb::Draw(args) => draw::run(args),
+        Verb::Scan(args) => scan::run(args),
     };
     outcome::finish(result)
 }

@@ -509,6 +509,43 @@ fn explain_summary_of_untiled_and_padded_layouts() {
 }
 
 #[test]
+fn explain_summary_at_a_glance() {
+    // spec §4: f32[3,5]{1,0:T(2,2)} has physical shape (2,3,2,2): a 2x3 grid of 2x2 tiles, 24 slots for 15 elements.
+    let out = ok(&["explain", "f32[3,5]{1,0:T(2,2)S(1)}"]);
+    let glance = out.lines().nth(1).expect("a second line");
+    assert_eq!(
+        glance,
+        "  at a glance        15 f32 elements · 6 tiles of 2x2 · 96 bytes · 37.50% padding · VMEM (fast on-device memory)"
+    );
+    assert!(out.contains("\n  tile grid          (2,2): 2x3 grid over [3,5], 6 tiles in all\n"), "{out}");
+    // (2,1) applies to the 2x4 inside each tile: (2,2,2,4) -> (2,2,1,4,2,1), a 1x4 grid, 16 sub-tiles in all.
+    let out = ok(&["explain", "f32[4,8]{1,0:T(2,4)(2,1)}"]);
+    assert!(out.contains("4 tiles of 2x4, sub-tiled (2,1)"), "{out}");
+    assert!(out.contains("(2,4): 2x2 grid over [4,8], 4 tiles in all\n                     (2,1): 1x4 grid over [2,4], 16 tiles in all\n"), "{out}");
+    // Untiled: the strides instead; spec §4.1: m = [0,1] gives strides [1,2].
+    let out = ok(&["explain", "f32[2,3]{0,1}"]);
+    assert!(
+        out.contains("6 f32 elements · untiled, strides [1,2] · 24 bytes · no padding · device HBM (default)"),
+        "{out}"
+    );
+    // The bf16 activation of spec §4: 8 x 160 x 128 tiles of 8x128 (the untiled major dims count), 320 MiB.
+    let out = ok(&["explain", "bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}"]);
+    assert!(out.contains("163840 tiles of 8x128, sub-tiled (2,1) · 320 MiB · no padding"), "{out}");
+    assert!(out.contains("(8,128): 160x128 grid over [1280,16384], 163840 tiles in all"), "{out}");
+    let out = ok(&["explain", "f32[<=3,?]"]);
+    assert!(out.contains("at a glance        f32 elements · untiled · byte size n/a · padding n/a"), "{out}");
+}
+
+#[test]
+fn explain_json_adds_tile_grids() {
+    assert_eq!(json("f32[3,5]{1,0:T(2,2)}")["tile_grids"], serde_json::json!([[2, 3]]));
+    assert_eq!(json("f32[4,8]{1,0:T(2,4)(2,1)}")["tile_grids"], serde_json::json!([[2, 2], [1, 4]]));
+    assert_eq!(json("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}")["tile_grids"], serde_json::json!([[56, 37]]));
+    assert_eq!(json("f32[2,3]")["tile_grids"], serde_json::json!([]));
+    assert_eq!(json("f32[?,3]{1,0:T(2)}")["tile_grids"], Value::Null);
+}
+
+#[test]
 fn explain_errors_are_exit_2() {
     let e = fails(&["explain", "f32[3,5]{1,0:T(0,2)}"]);
     assert!(e.starts_with("error: invalid shape `f32[3,5]{1,0:T(0,2)}`: "), "{e}");
@@ -525,13 +562,24 @@ fn explain_errors_are_exit_2() {
 #[test]
 fn help_shows_an_example_for_every_verb() {
     let top = ok(&["--help"]);
-    for example in ["tlayout canon", "tlayout offsets", "--index 1,9,130", "tlayout explain", "--json"] {
+    for example in [
+        "tlayout canon",
+        "tlayout offsets",
+        "--index 1,9,130",
+        "tlayout explain",
+        "--json",
+        "tlayout draw 'f32[3,5]{1,0:T(2,2)}' -o",
+        "--ascii",
+        "tlayout scan module.hlo",
+    ] {
         assert!(top.contains(example), "missing `{example}` in\n{top}");
     }
     for (verb, example) in [
         ("canon", "OK f32[3,5]{1,0}"),
         ("offsets", "0 1 4 5 8 2 3 6 7 10 12 13 16 17 20"),
         ("explain", "tlayout explain 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}'"),
+        ("draw", "  2 12 13 | 16 17 | 20"),
+        ("scan", "tlayout scan module.hlo --json"),
     ] {
         let help = ok(&[verb, "--help"]);
         assert!(help.contains(example), "`tlayout {verb} --help` lacks `{example}`:\n{help}");

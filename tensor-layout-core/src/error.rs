@@ -662,6 +662,13 @@ pub enum IndexError {
     Capacity,
     /// An offset plan asked of a layout that combines dimensions (`*`).
     CombinedDimensions,
+    /// A tile level the layout does not have.
+    NoSuchTileLevel {
+        /// The level asked for.
+        level: usize,
+        /// The levels the layout has.
+        levels: usize,
+    },
     /// A size or offset that does not fit in this target's `usize`.
     ExceedsUsize {
         /// The value.
@@ -723,6 +730,12 @@ impl IndexError {
                 b.push_str("the tiled shape has more than ");
                 b.push_u64(crate::MAX_PHYSICAL_RANK as u64);
                 b.push_str(" dimensions");
+            }
+            I::NoSuchTileLevel { level, levels } => {
+                b.push_str("tile level ");
+                b.push_u64(level as u64);
+                b.push_str(" does not exist: the layout has ");
+                count(b, levels as u64, "tile level", "tile levels");
             }
             I::CombinedDimensions => {
                 b.push_str("offsets of a layout that combines dimensions (`*`) depend on several indices at once")

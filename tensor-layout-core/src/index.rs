@@ -125,6 +125,49 @@ impl ArrayShape {
         }
     }
 
+    /// The shape after the first `levels` tiling steps, most major first: 0 gives the dimensions in physical
+    /// order, the number of tile levels gives [`ArrayShape::physical_shape`]. After level `k`, the shape ends with
+    /// the grid of level-`k` tiles followed by one tile's dimensions (spec §4.2).
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("bf16[4,8]{1,0:T(2,4)(2,1)}").unwrap();
+    /// assert_eq!(s.physical_shape_after(0).unwrap().as_slice(), &[4, 8]);
+    /// assert_eq!(s.physical_shape_after(1).unwrap().as_slice(), &[2, 2, 2, 4]);
+    /// ```
+    pub const fn physical_shape_after(&self, levels: usize) -> Result<PhysicalShape, IndexError> {
+        match tile::walk_levels(self, &[], levels) {
+            Ok(w) => Ok(w.shape),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Which tile of level `level` holds the element at `index`: the tile's row-major number among all tiles of
+    /// that level (spec §4.2: the index after `level + 1` tiling steps, within-tile coordinates dropped).
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert_eq!(s.tile_number(&[2, 3], 0).unwrap(), 4); // tile (1,1) of a 2x3 grid
+    /// let p = ArrayShape::parse("bf16[4,8]{1,0:T(2,4)(2,1)}").unwrap();
+    /// assert_eq!(p.tile_number(&[0, 5], 1).unwrap(), p.tile_number(&[1, 5], 1).unwrap()); // a row pair
+    /// ```
+    pub const fn tile_number(&self, index: &[u64], level: usize) -> Result<u64, IndexError> {
+        if let Err(e) = tile::check_index(self, index) {
+            return Err(e);
+        }
+        let tiles = self.layout().tiles();
+        if level >= tiles.len() {
+            return Err(IndexError::NoSuchTileLevel { level, levels: tiles.len() });
+        }
+        let mut w = match tile::walk_levels(self, index, level + 1) {
+            Ok(w) => w,
+            Err(e) => return Err(e),
+        };
+        w.shape.len -= tiles[level].tiled_entries() as u8;
+        tile::row_major(&w.shape, &w.index)
+    }
+
     /// What storage slot `offset` holds: the inverse of [`ArrayShape::offset`]. Errors when `offset` is past
     /// the storage.
     ///

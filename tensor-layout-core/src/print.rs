@@ -6,7 +6,7 @@ use crate::error::Error;
 use crate::layout::{Layout, PaddingValue};
 use crate::parse::{Event, ShapeParser, MAX_DEPTH};
 use crate::shape::{ArrayShape, Dim, ParsedArray};
-use crate::tile::TileDim;
+use crate::tile::{Tile, TileDim};
 use core::fmt;
 
 /// Bytes enough for the canonical text of any array shape within this crate's capacities.
@@ -211,28 +211,7 @@ pub const fn write_layout<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
 }
 
 const fn write_attributes<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
-    let tiles = l.tiles();
-    if !tiles.is_empty() {
-        b.push_str("T");
-        let mut t = 0;
-        while t < tiles.len() {
-            b.push_str("(");
-            let dims = tiles[t].dims();
-            let mut k = 0;
-            while k < dims.len() {
-                if k > 0 {
-                    b.push_str(",");
-                }
-                match dims[k] {
-                    TileDim::Size(n) => b.push_u64(n),
-                    TileDim::Combine => b.push_str("*"),
-                }
-                k += 1;
-            }
-            b.push_str(")");
-            t += 1;
-        }
-    }
+    write_tiles(b, l.tiles());
     if l.tail_padding_alignment() != 1 {
         write_int_attribute(b, "L", l.tail_padding_alignment());
     }
@@ -295,6 +274,60 @@ const fn write_attributes<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
             b.push_str(p.value().name());
         }
         b.push_str(")");
+    }
+}
+
+/// Writes tiles as XLA prints them: `T(8,128)(2,1)`, `*` for a combined dimension; nothing for no tiles.
+///
+/// ```
+/// use tensor_layout_core::{parse::parse_array, print::{write_tiles, TextBuf}};
+/// let p = parse_array(b"f32[2,7,8]{2,1,0:T(*,2,4)(2,1)}").unwrap();
+/// let mut b = TextBuf::<64>::new();
+/// write_tiles(&mut b, p.layout().tiles());
+/// assert_eq!(b.as_str(), "T(*,2,4)(2,1)");
+/// ```
+pub const fn write_tiles<const N: usize>(b: &mut TextBuf<N>, tiles: &[Tile]) {
+    if tiles.is_empty() {
+        return;
+    }
+    b.push_str("T");
+    let mut t = 0;
+    while t < tiles.len() {
+        write_tile(b, &tiles[t]);
+        t += 1;
+    }
+}
+
+/// Writes one tile: `(8,128)`, `*` for a combined dimension.
+///
+/// ```
+/// use tensor_layout_core::{print::{write_tile, TextBuf}, Tile, TileDim};
+/// let mut b = TextBuf::<64>::new();
+/// write_tile(&mut b, &Tile::new(&[TileDim::Combine, TileDim::Size(128)]).unwrap());
+/// assert_eq!(b.as_str(), "(*,128)");
+/// ```
+pub const fn write_tile<const N: usize>(b: &mut TextBuf<N>, tile: &Tile) {
+    b.push_str("(");
+    let dims = tile.dims();
+    let mut k = 0;
+    while k < dims.len() {
+        if k > 0 {
+            b.push_str(",");
+        }
+        match dims[k] {
+            TileDim::Size(n) => b.push_u64(n),
+            TileDim::Combine => b.push_str("*"),
+        }
+        k += 1;
+    }
+    b.push_str(")");
+}
+
+impl fmt::Display for Tile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut b = TextBuf::<512>::new();
+        write_tile(&mut b, self);
+        f.write_str(b.as_str())
     }
 }
 

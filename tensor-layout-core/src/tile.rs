@@ -90,6 +90,46 @@ impl Tile {
         self.dims.split_at(self.len as usize).0
     }
 
+    /// The number of slots one tile of this level spans: the product of its sizes, `*` entries left out (they
+    /// merge dimensions rather than tile them); `None` on overflow.
+    ///
+    /// ```
+    /// use tensor_layout_core::{Tile, TileDim};
+    /// assert_eq!(Tile::new(&[TileDim::Combine, TileDim::Size(2), TileDim::Size(3)]).unwrap().slot_count(), Some(6));
+    /// ```
+    pub const fn slot_count(&self) -> Option<u64> {
+        let mut n: u64 = 1;
+        let mut i = 0;
+        while i < self.len as usize {
+            if let TileDim::Size(s) = self.dims[i] {
+                match n.checked_mul(s) {
+                    Some(v) => n = v,
+                    None => return None,
+                }
+            }
+            i += 1;
+        }
+        Some(n)
+    }
+
+    /// The number of tiled (not `*`) entries.
+    ///
+    /// ```
+    /// use tensor_layout_core::{Tile, TileDim};
+    /// assert_eq!(Tile::new(&[TileDim::Combine, TileDim::Size(2)]).unwrap().tiled_entries(), 1);
+    /// ```
+    pub const fn tiled_entries(&self) -> usize {
+        let mut n = 0;
+        let mut i = 0;
+        while i < self.len as usize {
+            if matches!(self.dims[i], TileDim::Size(_)) {
+                n += 1;
+            }
+            i += 1;
+        }
+        n
+    }
+
     /// The number of slots in one tile (product of the sizes); `None` with a `*` entry or on overflow.
     ///
     /// ```
@@ -404,11 +444,17 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile, level: usize) -> Resul
 
 /// Runs every tiling step of the layout.
 pub(crate) const fn walk(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexError> {
+    walk_levels(s, index, s.layout().tiles().len())
+}
+
+/// Runs the first `levels` tiling steps of the layout.
+pub(crate) const fn walk_levels(s: &ArrayShape, index: &[u64], levels: usize) -> Result<Walk, IndexError> {
     let mut w = match start(s, index) {
         Ok(w) => w,
         Err(e) => return Err(e),
     };
     let tiles = s.layout().tiles();
+    let tiles = tiles.split_at(if levels < tiles.len() { levels } else { tiles.len() }).0;
     let mut level = 0;
     while level < tiles.len() {
         if let Err(e) = apply_tile(&mut w, &tiles[level], level) {
