@@ -4,8 +4,8 @@
 //! rest; the exit code is 1 when any line was an error. Arrays, tuples and buffers are accepted: the canonical text
 //! and the message come from `tensor_layout::print::write_canonical`.
 
+use crate::lines;
 use crate::outcome::{Failure, Outcome};
-use std::io::{self, BufRead, BufWriter, IsTerminal, Write};
 
 /// The examples `tlayout canon --help` shows.
 pub const EXAMPLES: &str = "\
@@ -25,56 +25,12 @@ pub struct Args {}
 
 /// Runs `tlayout canon` on standard input and output.
 pub fn run(_args: &Args) -> Result<Outcome, Failure> {
-    let stdin = io::stdin();
-    // Interactive use: answer each line as soon as it is typed.
-    let interactive = stdin.is_terminal();
-    let mut out = BufWriter::new(io::stdout().lock());
-    let outcome = canon(stdin.lock(), &mut out, interactive)?;
-    out.flush().map_err(Failure::write)?;
-    Ok(outcome)
+    lines::run(answer)
 }
 
-/// Canonicalizes every line of `input` into `out`.
-fn canon(mut input: impl BufRead, out: &mut impl Write, flush_each_line: bool) -> Result<Outcome, Failure> {
-    let mut outcome = Outcome::Success;
-    let mut line = Vec::new();
-    let mut text = String::new();
-    loop {
-        line.clear();
-        let n = input
-            .read_until(b'\n', &mut line)
-            .map_err(|e| Failure::new(format_args!("cannot read standard input: {e}")))?;
-        if n == 0 {
-            return Ok(outcome);
-        }
-        let content = strip_line_end(&line);
-        let trimmed = content.trim_ascii_start();
-        if trimmed.is_empty() || trimmed.starts_with(b"#") {
-            out.write_all(content).map_err(Failure::write)?;
-        } else {
-            text.clear();
-            match tensor_layout::print::write_canonical(content, &mut text) {
-                Ok(()) => {
-                    out.write_all(b"OK ").map_err(Failure::write)?;
-                    out.write_all(text.as_bytes()).map_err(Failure::write)?;
-                }
-                Err(e) => {
-                    outcome = Outcome::LineErrors;
-                    write!(out, "ERR {e}").map_err(Failure::write)?;
-                }
-            }
-        }
-        out.write_all(b"\n").map_err(Failure::write)?;
-        if flush_each_line {
-            out.flush().map_err(Failure::write)?;
-        }
-    }
-}
-
-/// The line without its `\n` or `\r\n`.
-fn strip_line_end(line: &[u8]) -> &[u8] {
-    let line = line.strip_suffix(b"\n").unwrap_or(line);
-    line.strip_suffix(b"\r").unwrap_or(line)
+/// The canonical form of one line (arrays, tuples and buffers; every array validated).
+fn answer(line: &[u8], out: &mut String) -> Result<(), tensor_layout::Error> {
+    tensor_layout::print::write_canonical(line, out)
 }
 
 #[cfg(test)]
@@ -83,7 +39,8 @@ mod tests {
 
     fn run_on(input: &str) -> (String, Outcome) {
         let mut out = Vec::new();
-        let outcome = canon(input.as_bytes(), &mut out, false).unwrap_or_else(|e| panic!("{e:?}"));
+        let outcome =
+            lines::answer_lines(input.as_bytes(), &mut out, false, answer).unwrap_or_else(|e| panic!("{e:?}"));
         (String::from_utf8(out).unwrap(), outcome)
     }
 

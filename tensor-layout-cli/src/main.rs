@@ -8,9 +8,11 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+mod broadcast;
 mod canon;
 mod draw;
 mod explain;
+mod lines;
 mod offsets;
 mod outcome;
 mod scan;
@@ -30,9 +32,10 @@ Examples:
   tlayout draw 'bf16[4,8]{1,0:T(2,4)(2,1)}' --ascii
   tlayout scan module.hlo
   tlayout scan module.hlo --json
+  printf 'f32[2,3] + f32[3] dims=(1)\nbroadcast_in_dim f32[3] -> f32[2,3] dims=(1)\n' | tlayout broadcast
 
 Shapes are written in XLA's HLO text (`{...}`) or the `layout!` macro's form (`<...>`); quote them for the shell.
-Exit codes: 0 success, 1 some input line was an error (canon) or some shape in a dump was invalid (scan),
+Exit codes: 0 success, 1 some input line was an error (canon, broadcast) or some shape in a dump was invalid (scan),
 2 usage error, invalid SHAPE or unreadable input.";
 
 /// See XLA tensor memory layouts: canonical forms, offsets, sizes, tiling.
@@ -60,6 +63,9 @@ enum Verb {
     /// Find every array shape in an HLO text dump and report each distinct layout with its padding waste
     #[command(after_help = scan::EXAMPLES)]
     Scan(scan::Args),
+    /// Broadcast shapes read from stdin, one request per line: `OK <result shape>` or `ERR <message>` per line
+    #[command(after_help = broadcast::EXAMPLES)]
+    Broadcast(broadcast::Args),
 }
 
 fn main() -> ExitCode {
@@ -70,6 +76,7 @@ fn main() -> ExitCode {
         Verb::Explain(args) => explain::run(args),
         Verb::Draw(args) => draw::run(args),
         Verb::Scan(args) => scan::run(args),
+        Verb::Broadcast(args) => broadcast::run(args),
     };
     outcome::finish(result)
 }

@@ -596,3 +596,51 @@ fn usage_errors_are_exit_2() {
         assert!(run.stderr.starts_with("error: ") || run.stderr.contains("Usage:"), "{}", run.stderr);
     }
 }
+
+/// `tlayout broadcast` on this input.
+fn broadcast(input: &str) -> Run {
+    tlayout_with_stdin(&["broadcast"], Stdio::piped(), input.as_bytes())
+}
+
+/// `tlayout broadcast` through the binary: the vectors' line format, one answer per line, exit codes.
+#[test]
+fn broadcast_answers_every_line() {
+    let run = broadcast(
+        "f32[2,3] + f32[3] dims=(1)\n\n# the outer case\nf32[2,1] + f32[1,3]\nf32[7,2,5] + f32[7,2,6]\n\
+         broadcast_in_dim f32[3] -> f32[2,3] dims=(1)\nbroadcast_in_dim f32[3] -> f32[2,3] dims=(0)\nnot a request\n",
+    );
+    assert_eq!(run.code, 1, "an ERR line makes the exit code 1");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines.len(), 8, "{}", run.stdout);
+    assert_eq!(lines[0], "OK f32[2,3]{1,0}");
+    assert_eq!(lines[1], "");
+    assert_eq!(lines[2], "# the outer case");
+    assert_eq!(lines[3], "OK f32[2,3]{1,0}");
+    assert_eq!(
+        lines[4],
+        "ERR cannot broadcast `f32[7,2,5]` with `f32[7,2,6]`: dimension 2 has sizes 5 and 6 and neither is 1"
+    );
+    assert_eq!(lines[5], "OK f32[2,3]{1,0}");
+    assert!(lines[6].starts_with("ERR cannot broadcast `f32[3]` into `f32[2,3]`"), "{}", lines[6]);
+    assert!(lines[7].starts_with("ERR "), "{}", lines[7]);
+    assert_eq!(broadcast("f32[2] + f32[2]\n").code, 0);
+}
+
+/// Every line of the broadcast vectors through the binary: 100% agreement on OK/ERR and the result.
+#[test]
+fn broadcast_vectors_through_the_binary() {
+    let vectors = include_str!("../../tests/vectors/generated-broadcast.tsv");
+    let input: String = vectors.lines().map(|l| format!("{}\n", l.split('\t').next().unwrap())).collect();
+    let run = broadcast(&input);
+    let mut agree = 0;
+    for (got, line) in run.stdout.lines().zip(vectors.lines()) {
+        let expected = line.split('\t').nth(1).unwrap();
+        if expected == "ERR" {
+            assert!(got.starts_with("ERR "), "{line}: {got}");
+        } else {
+            assert_eq!(got, expected, "{line}");
+        }
+        agree += 1;
+    }
+    assert_eq!(agree, vectors.lines().count());
+}
