@@ -1088,3 +1088,12 @@ fn sizes_past_usize_are_errors_for_dyn_layout() {
     let d: DynLayout = text.parse().unwrap();
     assert_eq!(d.byte_size(), Err(tensor_layout::IndexError::ExceedsUsize { value: 228_278_457_912_155_701_248 }));
 }
+
+#[test]
+fn offsets_iterator_with_a_size_one_combination() {
+    // Found by the differential proptest: a `*` merging two size-1 within-tile dimensions must not tie the
+    // dimensions together when the layout has an offset plan. Dimension 1 is the major physical dimension and the
+    // more minor sizes multiply to 1, so its stride is 1 (spec §4).
+    let text = "pred[1,2]{0,1:T(1,1)(*,1)}";
+    assert_eq!(dynamic(text).offsets().unwrap().collect::<Vec<_>>(), [0, 1]);
+}

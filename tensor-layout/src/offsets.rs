@@ -45,7 +45,12 @@ impl Offsets {
         let count = shape.element_count()?;
         let storage = shape.storage_elements()?;
         usize::try_from(storage).map_err(|_| IndexError::ExceedsUsize { value: storage })?;
-        let groups = shape.dimension_groups()?;
+        let plan = shape.offset_plan().ok();
+        // With a plan every dimension contributes on its own; without one, dimensions combined by `*` together.
+        let groups = match plan {
+            Some(_) => core::array::from_fn(|d| 1 << d),
+            None => shape.dimension_groups()?,
+        };
         let mut it = Offsets {
             shape: *shape,
             dims,
@@ -53,7 +58,7 @@ impl Offsets {
             groups,
             contribution: [0; MAX_RANK],
             remaining: count,
-            plan: shape.offset_plan().ok(),
+            plan,
         };
         if count > 0 {
             for d in 0..n {
