@@ -1,0 +1,114 @@
+//! Helpers shared by the spec test files.
+#![allow(dead_code)]
+
+use tensor_layout::DynLayout;
+use tensor_layout_core::print::write_canonical;
+use tensor_layout_core::{ArrayShape, Slot};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Helpers
+
+pub fn shape(text: &str) -> ArrayShape {
+    ArrayShape::parse(text).unwrap_or_else(|e| panic!("{text:?} should be valid: {e}"))
+}
+
+pub fn dynamic(text: &str) -> DynLayout {
+    text.parse().unwrap_or_else(|e| panic!("{text:?} should be valid: {e}"))
+}
+
+pub fn dims_of(s: &ArrayShape) -> Vec<u64> {
+    (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect()
+}
+
+/// Every logical index of `dims`, row-major (last dimension fastest).
+pub fn all_indices(dims: &[u64]) -> Vec<Vec<u64>> {
+    let mut all = vec![Vec::new()];
+    for &d in dims {
+        all = all
+            .into_iter()
+            .flat_map(|prefix: Vec<u64>| {
+                (0..d).map(move |e| {
+                    let mut v = prefix.clone();
+                    v.push(e);
+                    v
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+/// The offset of every logical index in row-major order, by `ArrayShape::offset`; also checks that
+/// `DynLayout::offset` and `DynLayout::offsets()` give the same list.
+pub fn offset_table(text: &str) -> Vec<u64> {
+    let s = shape(text);
+    let d = dynamic(text);
+    let indices = all_indices(&dims_of(&s));
+    let table: Vec<u64> = indices.iter().map(|i| s.offset(i).unwrap()).collect();
+    let by_dyn: Vec<u64> =
+        indices.iter().map(|i| d.offset(&i.iter().map(|&e| e as usize).collect::<Vec<_>>()).unwrap() as u64).collect();
+    assert_eq!(by_dyn, table, "{text}: DynLayout::offset");
+    let iterated: Vec<u64> = d.offsets().unwrap().map(|o| o as u64).collect();
+    assert_eq!(iterated, table, "{text}: DynLayout::offsets()");
+    table
+}
+
+/// What every storage slot holds, by `slot` (`None` = padding); also checks `DynLayout::slot`.
+pub fn memory_image(text: &str) -> Vec<Option<Vec<u64>>> {
+    let s = shape(text);
+    let d = dynamic(text);
+    let storage = s.storage_elements().unwrap() as u64;
+    let image: Vec<Option<Vec<u64>>> = (0..storage)
+        .map(|o| match s.slot(o).unwrap() {
+            Slot::Element(i) => Some(i.as_slice().to_vec()),
+            Slot::Padding => None,
+        })
+        .collect();
+    for (o, want) in image.iter().enumerate() {
+        let got = match d.slot(o).unwrap() {
+            Slot::Element(i) => Some(i.as_slice().to_vec()),
+            Slot::Padding => None,
+        };
+        assert_eq!(&got, want, "{text}: DynLayout::slot({o})");
+    }
+    assert!(s.slot(storage).is_err(), "{text}: slot past the storage must be an error");
+    image
+}
+
+/// Round trip: every element's offset maps back to its index through `slot`, every element slot maps to an index
+/// whose offset is that slot, and the padding slots number storage - elements.
+pub fn check_slot_round_trip(text: &str) {
+    let s = shape(text);
+    let storage = s.storage_elements().unwrap() as u64;
+    let indices = all_indices(&dims_of(&s));
+    for i in &indices {
+        let o = s.offset(i).unwrap();
+        assert!(o < storage, "{text}: offset {o} of {i:?} past storage {storage}");
+        match s.slot(o).unwrap() {
+            Slot::Element(back) => assert_eq!(back.as_slice(), &i[..], "{text}: slot({o})"),
+            Slot::Padding => panic!("{text}: slot({o}) of element {i:?} is padding"),
+        }
+    }
+    let mut padding = 0u64;
+    for o in 0..storage {
+        match s.slot(o).unwrap() {
+            Slot::Element(i) => assert_eq!(s.offset(i.as_slice()).unwrap(), o, "{text}: offset(slot({o}))"),
+            Slot::Padding => padding += 1,
+        }
+    }
+    assert_eq!(padding, storage - indices.len() as u64, "{text}: padding slots");
+    assert!(s.slot(storage).is_err());
+}
+
+pub fn canon(text: &str) -> Result<String, tensor_layout_core::Error> {
+    let mut out = String::new();
+    write_canonical(text.as_bytes(), &mut out).map(|()| out)
+}
+
+pub fn canon_ok(text: &str) -> String {
+    canon(text).unwrap_or_else(|e| panic!("{text:?} should print: {e}"))
+}
+
+pub fn is(v: &[u64]) -> Vec<u64> {
+    v.to_vec()
+}
