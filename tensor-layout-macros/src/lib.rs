@@ -2,10 +2,10 @@
 //! that passes `$crate` so the generated code names only hidden items of `tensor-layout`.
 //!
 //! The macro reads as a pipeline:
-//! 1. [`parse`]: the literal's tokens are written out as text, remembering each token's span;
-//! 2. [`validate`]: `tensor-layout-core` parses the text and applies every validation rule (the same `const fn`s
+//! 1. `parse`: the literal's tokens are written out as text, remembering each token's span;
+//! 2. `validate`: `tensor-layout-core` parses the text and applies every validation rule (the same `const fn`s
 //!    the runtime uses), and the limits of static layouts are checked; every independent error is collected;
-//! 3. [`expand`]: the zero-sized type carrying the canonical text, or, on error, the errors and a placeholder.
+//! 3. `expand`: the zero-sized type carrying the canonical text, or, on error, the errors and a placeholder.
 //!
 //! No syn: the literal is a flat token sequence, and its grammar lives in `tensor-layout-core`.
 #![forbid(unsafe_code)]

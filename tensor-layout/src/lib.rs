@@ -8,6 +8,9 @@
 //! - [`Offsets`]: the offset of every logical index, in logical order, advancing incrementally.
 //! - [`layout!`] and [`Static`]: layouts as zero-sized types whose properties are constants.
 //! - [`broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
+//! - [`view`]: views of storage slices in a layout: checked and compile-time element access, tiled iteration
+//!   with contiguous runs, packed sub-byte and 32-bit word access, element-wise operations with broadcasting.
+//! - [`relayout()`]: moving an array between two layouts at memory speed.
 //! - The model and the rules themselves are re-exported from `tensor-layout-core`.
 //!
 //! ```
@@ -23,7 +26,11 @@
 //! `std` (default) and `alloc` only add `std::error::Error`-style conveniences to dependents; nothing here
 //! allocates. With `default-features = false` the crate is `#![no_std]` and needs no allocator.
 #![no_std]
-#![forbid(unsafe_code)]
+// `unsafe` is allowed only where a module opts in (`view::access`, the relayout kernels), each block with a
+// SAFETY comment and tests at its boundary.
+#![deny(unsafe_code)]
+#![deny(unsafe_op_in_unsafe_fn)]
+#![warn(clippy::undocumented_unsafe_blocks)]
 #![deny(missing_docs)]
 
 #[cfg(feature = "std")]
@@ -35,10 +42,13 @@ pub mod __private;
 pub mod broadcast;
 mod dynamic;
 mod offsets;
+pub mod relayout;
 mod typed;
+pub mod view;
 
 pub use dynamic::DynLayout;
 pub use offsets::Offsets;
+pub use relayout::{relayout, relayout_packed};
 pub use tensor_layout_core::*;
 pub use typed::{LayoutMismatch, Static, StaticLayout};
 
@@ -119,8 +129,10 @@ pub use typed::{LayoutMismatch, Static, StaticLayout};
 /// ```
 ///
 /// An index checked in a `const` item names the index and the bounds:
-/// `error[E0080]: evaluation panicked: index 40 is out of bounds for dimension 1 of size 32 in
-/// `bf16[32,32,4096]{2,1,0:T(8,128)(2,1)}``.
+///
+/// ```text
+/// error[E0080]: evaluation panicked: index 40 is out of bounds for dimension 1 of size 32 in `bf16[32,32,4096]{2,1,0:T(8,128)(2,1)}`
+/// ```
 ///
 /// ```compile_fail
 /// type Act = tensor_layout::layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
