@@ -382,6 +382,11 @@ pub enum ValidationError {
         /// n.
         value: i64,
     },
+    /// `M(n)` with n < 0 (XLA would drop it silently when printing).
+    NegativeMetadataSize {
+        /// n.
+        value: i64,
+    },
     /// A split configuration names a physical dimension outside `0..rank`.
     SplitDimensionOutOfBounds {
         /// The dimension.
@@ -489,6 +494,7 @@ impl fmt::Display for ValidationError {
             V::MemorySpaceOutOfRange { value } => {
                 write!(f, "memory space `S({value})` is outside -128..=127 (XLA stores it in 8 bits)")
             }
+            V::NegativeMetadataSize { value } => write!(f, "dynamic-shape metadata size `M({value})` is negative"),
             V::SplitDimensionOutOfBounds { dimension, rank } => write!(
                 f,
                 "split configuration names physical dimension {dimension}, out of bounds for {rank} {}",
@@ -586,6 +592,7 @@ impl ValidationError {
             }
             V::NegativeElementSize { .. } => attr("E"),
             V::MemorySpaceOutOfRange { .. } => attr("S"),
+            V::NegativeMetadataSize { .. } => attr("M"),
             V::SplitDimensionOutOfBounds { .. }
             | V::SplitDimensionDuplicate { .. }
             | V::SplitIndicesNotIncreasing { .. }

@@ -257,6 +257,7 @@ impl Layout {
     /// use tensor_layout_core::ArrayShape;
     /// assert_eq!(ArrayShape::parse("f32[1,2,3]{0,2,1}").unwrap().layout().minor_to_major(), &[0, 2, 1]);
     /// ```
+    #[inline]
     pub const fn minor_to_major(&self) -> &[i64] {
         self.minor_to_major.split_at(self.m2m_len as usize).0
     }
@@ -268,6 +269,7 @@ impl Layout {
     /// let s = ArrayShape::parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap();
     /// assert_eq!(s.layout().tiles()[0].dims()[0], TileDim::Combine);
     /// ```
+    #[inline]
     pub const fn tiles(&self) -> &[Tile] {
         self.tiles.as_slice()
     }
@@ -423,7 +425,7 @@ pub(crate) const fn validate(p: &ParsedArray) -> Result<(), ValidationError> {
 pub const RULES: usize = 9;
 
 /// Checks one independent validation rule (`rule < RULES`) of a parsed array: 0 element type and dimensions;
-/// 1 `minor_to_major`; 2 `L`; 3 sparse-only attributes; 4 tiles; 5 `E`; 6 `S`; 7 split configs;
+/// 1 `minor_to_major`; 2 `L`; 3 sparse-only attributes; 4 tiles; 5 `E`; 6 `S` and `M`; 7 split configs;
 /// 8 padded dimensions, then sizes (only when everything before holds).
 ///
 /// ```
@@ -517,6 +519,10 @@ pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationEr
         6 => {
             if l.memory_space < i8::MIN as i64 || l.memory_space > i8::MAX as i64 {
                 return Err(ValidationError::MemorySpaceOutOfRange { value: l.memory_space });
+            }
+            // XLA prints `M(n)` only for n > 0, so a negative n would be lost silently: we reject it.
+            if l.dynamic_metadata_prefix_bytes < 0 {
+                return Err(ValidationError::NegativeMetadataSize { value: l.dynamic_metadata_prefix_bytes });
             }
             Ok(())
         }

@@ -281,12 +281,14 @@ const fn parse_size(text: &[u8], pos: usize) -> Result<(u64, usize), ParseError>
 /// assert!(parse_array(b"f32[2]{}").is_err()); // `{}` is not a layout: extra content
 /// ```
 pub const fn parse_array(text: &[u8]) -> Result<ParsedArray, ParseError> {
-    let (p, end) = tri!(parse_array_at(text, 0));
+    let mut out = ParsedArray::EMPTY;
+    let mut map = SourceMap::EMPTY;
+    let end = tri!(array_at(text, 0, &mut out, &mut map, 0));
     let end = skip_trivia(text, end);
     if end < text.len() {
         return Err(expected(text, end, Expected::End));
     }
-    Ok(p)
+    Ok(out)
 }
 
 /// Parses one array shape starting at `pos` (after trivia); returns it and the position after it.
@@ -299,8 +301,10 @@ pub const fn parse_array(text: &[u8]) -> Result<ParsedArray, ParseError> {
 /// assert_eq!(&text[end..], b" add(x)");
 /// ```
 pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usize), ParseError> {
+    let mut out = ParsedArray::EMPTY;
     let mut map = SourceMap::EMPTY;
-    array_at(text, pos, &mut map, 0)
+    let end = tri!(array_at(text, pos, &mut out, &mut map, 0));
+    Ok((out, end))
 }
 
 /// Parses one array shape spanning the whole text, and where each of its components stands.
@@ -312,21 +316,28 @@ pub const fn parse_array_at(text: &[u8], pos: usize) -> Result<(ParsedArray, usi
 /// assert_eq!((map.element_type.start, map.element_type.end), (0, 4));
 /// ```
 pub const fn parse_array_mapped(text: &[u8]) -> Result<(ParsedArray, SourceMap), ParseError> {
+    let mut out = ParsedArray::EMPTY;
     let mut map = SourceMap::EMPTY;
-    let (p, end) = tri!(array_at(text, 0, &mut map, 0));
+    let end = tri!(array_at(text, 0, &mut out, &mut map, 0));
     let end = skip_trivia(text, end);
     if end < text.len() {
         return Err(expected(text, end, Expected::End));
     }
-    Ok((p, map))
+    Ok((out, map))
 }
 
+/// Parses one array shape at `pos` into `out`, which must be [`ParsedArray::EMPTY`] (parsing in place spares the
+/// copies of the large model); returns the position after it.
 const fn array_at(
     text: &[u8],
     pos: usize,
+    out: &mut ParsedArray,
     map: &mut SourceMap,
     depth: usize,
-) -> Result<(ParsedArray, usize), ParseError> {
+) -> Result<usize, ParseError> {
+    if pos > text.len() {
+        return Err(expected(text, text.len(), Expected::Shape));
+    }
     let start = skip_trivia(text, pos);
     let name_end = ident_end(text, start);
     if name_end == start {
@@ -337,8 +348,8 @@ const fn array_at(
         return Err(error(start, name_end, ParseErrorKind::UnknownElementType { name: Snippet::of(name) }));
     };
     map.element_type = Span { start, end: name_end };
+    out.element_type = element_type;
     let mut p = tri!(expect_byte(text, name_end, b'[', Expected::OpenBracket));
-    let mut dims = [Dim::Static(0); MAX_RANK];
     let mut rank = 0;
     p = skip_trivia(text, p);
     if at(text, p, b']') {
@@ -364,7 +375,7 @@ const fn array_at(
             if rank == MAX_RANK {
                 return Err(error(dim_start, p, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
             }
-            dims[rank] = dim;
+            out.dims[rank] = dim;
             map.dims[rank] = Span { start: dim_start, end: p };
             rank += 1;
             p = skip_trivia(text, p);
@@ -378,20 +389,26 @@ const fn array_at(
             }
         }
     }
-    let mut shape = ParsedArray { element_type, rank: rank as u8, dims, layout: Layout::default_for_rank(rank) };
+    out.rank = rank as u8;
     // A layout follows only if `{` (or `<`) is followed by an integer or `:`.
     let q = skip_trivia(text, p);
     if at(text, q, b'{') || at(text, q, b'<') {
         let close = if text[q] == b'{' { b'}' } else { b'>' };
         let r = skip_trivia(text, q + 1);
         if int_starts(text, r) || at(text, r, b':') {
-            let (layout, end) = tri!(parse_layout_body(text, r, close, map, depth));
-            shape.layout = layout;
+            let end = tri!(parse_layout_body(text, r, close, &mut out.layout, map, depth));
             map.layout = Span { start: q, end };
-            p = end;
+            return Ok(end);
         }
     }
-    Ok((shape, p))
+    // No layout: the default, major-to-minor.
+    let mut i = 0;
+    while i < rank {
+        out.layout.minor_to_major[i] = (rank - 1 - i) as i64;
+        i += 1;
+    }
+    out.layout.m2m_len = rank as u8;
+    Ok(p)
 }
 
 /// The layout attributes in XLA's order, with `pad` (our extension) last.
@@ -417,15 +434,16 @@ const fn attribute_at(text: &[u8], pos: usize) -> Option<(usize, usize)> {
     None
 }
 
-/// Parses a layout from just after its opening brace to just after `close`.
+/// Parses a layout from just after its opening brace to just after `close`, into `l` (which must be
+/// [`Layout::EMPTY`]).
 const fn parse_layout_body(
     text: &[u8],
     pos: usize,
     close: u8,
+    l: &mut Layout,
     map: &mut SourceMap,
     depth: usize,
-) -> Result<(Layout, usize), ParseError> {
-    let mut l = Layout::EMPTY;
+) -> Result<usize, ParseError> {
     let mut p = skip_trivia(text, pos);
     if int_starts(text, p) {
         loop {
@@ -472,7 +490,7 @@ const fn parse_layout_body(
             }
             last = attr as isize;
             let attr_start = p;
-            p = tri!(parse_attribute(text, after, attr, &mut l, map, depth));
+            p = tri!(parse_attribute(text, after, attr, l, map, depth));
             map.attributes[attr] = Span { start: attr_start, end: p };
         }
     }
@@ -480,7 +498,7 @@ const fn parse_layout_body(
     if !at(text, p, close) {
         return Err(expected(text, p, Expected::LayoutContinuation));
     }
-    Ok((l, p + 1))
+    Ok(p + 1)
 }
 
 /// Parses `( INT )` and returns the integer.
@@ -545,7 +563,8 @@ const fn parse_attribute(
                 return Err(error(pos, p, ParseErrorKind::TooMany { what: Capacity::PhysicalNesting }));
             }
             let mut inner = SourceMap::EMPTY;
-            let (_, p) = tri!(array_at(text, p, &mut inner, depth + 1));
+            let mut shape = ParsedArray::EMPTY;
+            let p = tri!(array_at(text, p, &mut shape, &mut inner, depth + 1));
             l.has_physical_shape = true;
             expect_byte(text, p, b')', Expected::CommaOrCloseParen)
         }

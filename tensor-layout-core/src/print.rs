@@ -143,6 +143,20 @@ impl<const N: usize> TextBuf<N> {
         }
     }
 
+    /// Empties the buffer (keeping its storage), so one buffer serves many writes.
+    ///
+    /// ```
+    /// use tensor_layout_core::print::TextBuf;
+    /// let mut b = TextBuf::<8>::new();
+    /// b.push_str("abc");
+    /// b.clear();
+    /// assert_eq!(b.as_str(), "");
+    /// ```
+    pub const fn clear(&mut self) {
+        self.len = 0;
+        self.overflow = false;
+    }
+
     /// Whether a write was dropped for lack of room.
     ///
     /// ```
@@ -393,6 +407,7 @@ pub fn write_canonical<W: fmt::Write>(text: &[u8], out: &mut W) -> Result<(), Er
     let mut counts = [0usize; MAX_DEPTH + 1];
     let mut depth = 0;
     let mut put = |s: &str| out.write_str(s).map_err(|_| Error::Write);
+    let mut b = TextBuf::<MAX_TEXT>::new();
     while let Some(event) = parser.next_event()? {
         // Separator before an element of a tuple.
         if !matches!(event, Event::TupleEnd | Event::BufferEnd) && depth > 0 {
@@ -413,7 +428,7 @@ pub fn write_canonical<W: fmt::Write>(text: &[u8], out: &mut W) -> Result<(), Er
         match event {
             Event::Array(p) => {
                 let s = p.validate()?;
-                let mut b = TextBuf::<MAX_TEXT>::new();
+                b.clear();
                 write_array(&mut b, s.as_parsed());
                 put(b.as_str())?;
             }

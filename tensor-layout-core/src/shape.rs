@@ -71,6 +71,10 @@ pub struct ParsedArray {
 }
 
 impl ParsedArray {
+    /// A scalar `f32[]` with the empty layout: where the parser starts.
+    pub(crate) const EMPTY: ParsedArray =
+        ParsedArray { element_type: ElementType::F32, rank: 0, dims: [Dim::Static(0); MAX_RANK], layout: Layout::EMPTY };
+
     /// A shape of the given type and static dimensions, with the default layout. Unused by the parser, handy
     /// for building shapes in code.
     ///
@@ -98,6 +102,7 @@ impl ParsedArray {
     /// use tensor_layout_core::{parse, ElementType};
     /// assert_eq!(parse::parse_array(b"s4[2]").unwrap().element_type(), ElementType::S4);
     /// ```
+    #[inline]
     pub const fn element_type(&self) -> ElementType {
         self.element_type
     }
@@ -108,6 +113,7 @@ impl ParsedArray {
     /// use tensor_layout_core::parse;
     /// assert_eq!(parse::parse_array(b"f32[]").unwrap().rank(), 0);
     /// ```
+    #[inline]
     pub const fn rank(&self) -> usize {
         self.rank as usize
     }
@@ -118,6 +124,7 @@ impl ParsedArray {
     /// use tensor_layout_core::{parse, Dim};
     /// assert_eq!(parse::parse_array(b"f32[?]").unwrap().dims(), &[Dim::Unbounded]);
     /// ```
+    #[inline]
     pub const fn dims(&self) -> &[Dim] {
         self.dims.split_at(self.rank as usize).0
     }
@@ -128,6 +135,7 @@ impl ParsedArray {
     /// use tensor_layout_core::parse;
     /// assert_eq!(parse::parse_array(b"f32[3,5]").unwrap().layout().minor_to_major(), &[1, 0]);
     /// ```
+    #[inline]
     pub const fn layout(&self) -> &Layout {
         &self.layout
     }
@@ -223,6 +231,7 @@ impl ArrayShape {
     /// use tensor_layout_core::{ArrayShape, ElementType};
     /// assert_eq!(ArrayShape::parse("u8[2]").unwrap().element_type(), ElementType::U8);
     /// ```
+    #[inline]
     pub const fn element_type(&self) -> ElementType {
         self.0.element_type
     }
@@ -233,6 +242,7 @@ impl ArrayShape {
     /// use tensor_layout_core::ArrayShape;
     /// assert_eq!(ArrayShape::parse("u8[2,3,4]").unwrap().rank(), 3);
     /// ```
+    #[inline]
     pub const fn rank(&self) -> usize {
         self.0.rank as usize
     }
@@ -243,6 +253,7 @@ impl ArrayShape {
     /// use tensor_layout_core::{ArrayShape, Dim};
     /// assert_eq!(ArrayShape::parse("u8[2,<=4]").unwrap().dims(), &[Dim::Static(2), Dim::Bounded(4)]);
     /// ```
+    #[inline]
     pub const fn dims(&self) -> &[Dim] {
         self.0.dims()
     }
@@ -253,6 +264,7 @@ impl ArrayShape {
     /// use tensor_layout_core::ArrayShape;
     /// assert_eq!(ArrayShape::parse("u8[2,3]{0,1}").unwrap().layout().minor_to_major(), &[0, 1]);
     /// ```
+    #[inline]
     pub const fn layout(&self) -> &Layout {
         &self.0.layout
     }
