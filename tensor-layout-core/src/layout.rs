@@ -412,13 +412,17 @@ impl Layout {
 /// [`validation_errors`] to see all independent ones.
 pub(crate) const fn validate(p: &ParsedArray) -> Result<(), ValidationError> {
     let mut rule = 0;
-    while rule < RULES {
+    while rule < RULES - 1 {
         if let Err(e) = check_rule(p, rule) {
             return Err(e);
         }
         rule += 1;
     }
-    Ok(())
+    // The last rule without its guard: every structural rule holds here.
+    match check_padding(p) {
+        Ok(()) => crate::size::check_sizes(p),
+        Err(e) => Err(e),
+    }
 }
 
 /// The number of independent validation rules [`check_rule`] knows.
@@ -528,23 +532,8 @@ pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationEr
         }
         7 => check_splits(p),
         8 => {
-            if let Some(pad) = &l.padding {
-                if pad.len as usize != rank {
-                    return Err(ValidationError::PaddedDimensionsCount { rank, entries: pad.len as usize });
-                }
-                let mut i = 0;
-                while i < rank {
-                    if let Some(size) = p.dims[i].size() {
-                        if pad.dims[i] < size {
-                            return Err(ValidationError::PaddedDimensionTooSmall {
-                                dimension: i,
-                                padded: pad.dims[i],
-                                size,
-                            });
-                        }
-                    }
-                    i += 1;
-                }
+            if let Err(e) = check_padding(p) {
+                return Err(e);
             }
             // Sizes are only meaningful once every structural rule holds.
             let mut r = 0;
@@ -558,6 +547,26 @@ pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationEr
         }
         _ => Ok(()),
     }
+}
+
+/// Padded dimensions: one per dimension, none smaller than its dimension.
+const fn check_padding(p: &ParsedArray) -> Result<(), ValidationError> {
+    let rank = p.rank as usize;
+    if let Some(pad) = &p.layout.padding {
+        if pad.len as usize != rank {
+            return Err(ValidationError::PaddedDimensionsCount { rank, entries: pad.len as usize });
+        }
+        let mut i = 0;
+        while i < rank {
+            if let Some(size) = p.dims[i].size() {
+                if pad.dims[i] < size {
+                    return Err(ValidationError::PaddedDimensionTooSmall { dimension: i, padded: pad.dims[i], size });
+                }
+            }
+            i += 1;
+        }
+    }
+    Ok(())
 }
 
 const fn check_splits(p: &ParsedArray) -> Result<(), ValidationError> {

@@ -282,13 +282,21 @@ const fn parse_size(text: &[u8], pos: usize) -> Result<(u64, usize), ParseError>
 /// ```
 pub const fn parse_array(text: &[u8]) -> Result<ParsedArray, ParseError> {
     let mut out = ParsedArray::EMPTY;
+    match parse_array_into(text, &mut out) {
+        Ok(()) => Ok(out),
+        Err(e) => Err(e),
+    }
+}
+
+/// [`parse_array`] into `out` (which must be `ParsedArray::EMPTY`), sparing a copy of the model.
+pub(crate) const fn parse_array_into(text: &[u8], out: &mut ParsedArray) -> Result<(), ParseError> {
     let mut map = SourceMap::EMPTY;
-    let end = tri!(array_at(text, 0, &mut out, &mut map, 0));
+    let end = tri!(array_at(text, 0, out, &mut map, 0));
     let end = skip_trivia(text, end);
     if end < text.len() {
         return Err(expected(text, end, Expected::End));
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Parses one array shape starting at `pos` (after trivia); returns it and the position after it.

@@ -72,8 +72,12 @@ pub struct ParsedArray {
 
 impl ParsedArray {
     /// A scalar `f32[]` with the empty layout: where the parser starts.
-    pub(crate) const EMPTY: ParsedArray =
-        ParsedArray { element_type: ElementType::F32, rank: 0, dims: [Dim::Static(0); MAX_RANK], layout: Layout::EMPTY };
+    pub(crate) const EMPTY: ParsedArray = ParsedArray {
+        element_type: ElementType::F32,
+        rank: 0,
+        dims: [Dim::Static(0); MAX_RANK],
+        layout: Layout::EMPTY,
+    };
 
     /// A shape of the given type and static dimensions, with the default layout. Unused by the parser, handy
     /// for building shapes in code.
@@ -189,12 +193,14 @@ impl ArrayShape {
     /// assert_eq!(a, b);
     /// ```
     pub const fn parse(text: &str) -> Result<ArrayShape, crate::Error> {
-        match crate::parse::parse_array(text.as_bytes()) {
-            Ok(p) => match p.validate() {
-                Ok(s) => Ok(s),
-                Err(e) => Err(crate::Error::Invalid(e)),
-            },
-            Err(e) => Err(crate::Error::Parse(e)),
+        // Parsed and validated in place: the model is large, so it is copied only once, on return.
+        let mut out = ArrayShape(ParsedArray::EMPTY);
+        if let Err(e) = crate::parse::parse_array_into(text.as_bytes(), &mut out.0) {
+            return Err(crate::Error::Parse(e));
+        }
+        match crate::layout::validate(&out.0) {
+            Ok(()) => Ok(out),
+            Err(e) => Err(crate::Error::Invalid(e)),
         }
     }
 
