@@ -42,13 +42,10 @@ pub mod __private;
 pub mod broadcast;
 mod dynamic;
 mod offsets;
-pub mod relayout;
 mod typed;
-pub mod view;
 
 pub use dynamic::DynLayout;
 pub use offsets::Offsets;
-pub use relayout::{relayout, relayout_packed};
 pub use tensor_layout_core::*;
 pub use typed::{LayoutMismatch, Static, StaticLayout};
 
