@@ -8,9 +8,6 @@
 //! - [`Offsets`]: the offset of every logical index, in logical order, advancing incrementally.
 //! - [`layout!`] and [`Static`]: layouts as zero-sized types whose properties are constants.
 //! - [`broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
-//! - [`view`]: views of storage slices in a layout: checked and compile-time element access, tiled iteration
-//!   with contiguous runs, packed sub-byte and 32-bit word access, element-wise operations with broadcasting.
-//! - [`relayout()`]: moving an array between two layouts at memory speed.
 //! - The model and the rules themselves are re-exported from `tensor-layout-core`.
 //!
 //! ```
