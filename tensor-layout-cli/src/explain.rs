@@ -31,6 +31,7 @@
 //! | `dimension_letters` | list of strings (`"y"`, `"x"` ...) for rank 2-4, else null |
 //! | `tile_grids` | list, one per tile level: the grid of tiles that level forms (spec §4.2), most major first; or null |
 
+use crate::bytes::bytes_text;
 use crate::outcome::{parse_shape, Failure, Outcome};
 use crate::tile_levels::{tile_text, tiles_text, TileLevels};
 use serde::Serialize;
@@ -333,25 +334,6 @@ fn join<T: ToString>(values: &[T]) -> String {
 
 fn list(items: impl Iterator<Item = String>) -> String {
     format!("[{}]", items.collect::<Vec<_>>().join(","))
-}
-
-/// `335544320 bytes (320 MiB)`: the exact count, then binary units from 1 KiB.
-fn bytes_text(n: u128) -> String {
-    const UNITS: [&str; 8] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
-    let noun = if n == 1 { "byte" } else { "bytes" };
-    let (mut value, mut unit) = (n as f64, None);
-    for u in UNITS {
-        if value < 1024.0 {
-            break;
-        }
-        value /= 1024.0;
-        unit = Some(u);
-    }
-    match unit {
-        None => format!("{n} {noun}"),
-        Some(u) if value.fract() == 0.0 => format!("{n} {noun} ({value} {u})"),
-        Some(u) => format!("{n} {noun} ({value:.2} {u})"),
-    }
 }
 
 /// `(2,2): 2x3 grid over [3,5], 6 tiles in all`: the grid of one tile level, and the dimensions it tiles (the most

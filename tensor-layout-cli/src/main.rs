@@ -9,6 +9,7 @@
 #![deny(missing_docs)]
 
 mod broadcast;
+mod bytes;
 mod canon;
 mod draw;
 mod explain;

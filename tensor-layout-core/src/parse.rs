@@ -272,6 +272,38 @@ const fn parse_size(text: &[u8], pos: usize) -> Result<(u64, usize), ParseError>
     Ok((v as u64, end))
 }
 
+/// Parses `INT (',' INT)*` at `pos` (after trivia) into `values`, each with its span: at most [`MAX_RANK`]
+/// integers, non-negative ones when `sizes`. Returns how many and the position after the last.
+pub(crate) const fn int_list(
+    text: &[u8],
+    pos: usize,
+    values: &mut [i64; MAX_RANK],
+    spans: &mut [Span; MAX_RANK],
+    sizes: bool,
+) -> Result<(usize, usize), ParseError> {
+    let mut n = 0;
+    let mut p = pos;
+    loop {
+        let start = skip_trivia(text, p);
+        let (v, e) = tri!(parse_int(text, start));
+        if sizes && v < 0 {
+            return Err(error(start, e, ParseErrorKind::NegativeDimension { value: v }));
+        }
+        if n == MAX_RANK {
+            return Err(error(start, e, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
+        }
+        values[n] = v;
+        spans[n] = Span { start, end: e };
+        n += 1;
+        p = skip_trivia(text, e);
+        if at(text, p, b',') {
+            p += 1;
+        } else {
+            return Ok((n, p));
+        }
+    }
+}
+
 /// Parses one array shape that must span the whole text (trivia around it allowed).
 ///
 /// ```
@@ -454,22 +486,9 @@ const fn parse_layout_body(
 ) -> Result<usize, ParseError> {
     let mut p = skip_trivia(text, pos);
     if int_starts(text, p) {
-        loop {
-            let start = skip_trivia(text, p);
-            let (v, e) = tri!(parse_int(text, start));
-            if l.m2m_len as usize == MAX_RANK {
-                return Err(error(start, e, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
-            }
-            l.minor_to_major[l.m2m_len as usize] = v;
-            map.minor_to_major[l.m2m_len as usize] = Span { start, end: e };
-            l.m2m_len += 1;
-            p = skip_trivia(text, e);
-            if at(text, p, b',') {
-                p += 1;
-            } else {
-                break;
-            }
-        }
+        let (n, end) = tri!(int_list(text, p, &mut l.minor_to_major, &mut map.minor_to_major, false));
+        l.m2m_len = n as u8;
+        p = end;
     }
     p = skip_trivia(text, p);
     if at(text, p, b':') {
@@ -716,23 +735,13 @@ const fn parse_splits(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, 
 
 /// `pad(3,5)` or `pad(3,5:zero)`: the older padded dimensions (our extension).
 const fn parse_padding(text: &[u8], pos: usize, l: &mut Layout, map: &mut SourceMap) -> Result<usize, ParseError> {
-    let mut p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
+    let p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
     let mut pad = Padding { len: 0, dims: [0; MAX_RANK], value: PaddingValue::Unspecified };
-    loop {
-        let start = skip_trivia(text, p);
-        let (v, e) = tri!(parse_size(text, start));
-        if pad.len as usize == MAX_RANK {
-            return Err(error(start, e, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
-        }
-        pad.dims[pad.len as usize] = v;
-        map.padding[pad.len as usize] = Span { start, end: e };
+    let mut values = [0i64; MAX_RANK];
+    let (n, mut p) = tri!(int_list(text, p, &mut values, &mut map.padding, true));
+    while (pad.len as usize) < n {
+        pad.dims[pad.len as usize] = values[pad.len as usize] as u64;
         pad.len += 1;
-        p = skip_trivia(text, e);
-        if at(text, p, b',') {
-            p += 1;
-        } else {
-            break;
-        }
     }
     if at(text, p, b':') {
         let start = skip_trivia(text, p + 1);

@@ -12,6 +12,7 @@
 
 mod census;
 
+use crate::bytes::bytes_text;
 use crate::outcome::{Failure, Outcome};
 use census::{Census, LayoutCount};
 use serde::Serialize;
@@ -204,21 +205,6 @@ fn invalid_report(census: &Census) -> String {
         let _ = writeln!(out, "  and {} more distinct invalid spellings", census.invalid.len() - LISTED);
     }
     out
-}
-
-/// `196 bytes`, `1610612736 bytes (1.50 GiB)`.
-fn bytes_text(n: u128) -> String {
-    const UNITS: [&str; 6] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
-    let (mut value, mut unit) = (n as f64, None);
-    for u in UNITS {
-        if value < 1024.0 {
-            break;
-        }
-        value /= 1024.0;
-        unit = Some(u);
-    }
-    let noun = if n == 1 { "byte" } else { "bytes" };
-    unit.map_or_else(|| format!("{n} {noun}"), |u| format!("{n} {noun} ({value:.2} {u})"))
 }
 
 /// One element of the `--json` list (keys in the module documentation).

@@ -9,8 +9,8 @@
 
 use super::{broadcast_binary, broadcast_in_dim, broadcast_major, BroadcastError, DimList};
 use crate::dtype::{bytes_eq, ElementType};
-use crate::error::{Capacity, Error, Expected, ParseError, ParseErrorKind, Snippet};
-use crate::parse::{parse_array_at, parse_int, skip_trivia};
+use crate::error::{Error, Expected, ParseError, ParseErrorKind, Snippet};
+use crate::parse::{int_list, parse_array_at, skip_trivia, Span};
 use crate::shape::{ArrayShape, ParsedArray, MAX_RANK};
 use core::fmt;
 
@@ -221,34 +221,17 @@ const fn parse_list(text: &[u8], pos: usize, key: &[u8]) -> Result<Option<(DimLi
         return Err(expected(text, q, Expected::OpenParen));
     }
     q = skip_trivia(text, q + 1);
-    let mut values = [0i64; MAX_RANK];
-    let mut n = 0;
     if q < text.len() && text[q] == b')' {
         return Ok(Some((DimList::EMPTY, q + 1)));
     }
-    loop {
-        let start = skip_trivia(text, q);
-        let (v, e) = match parse_int(text, start) {
-            Ok(x) => x,
-            Err(e) => return Err(e),
-        };
-        if n == MAX_RANK {
-            return Err(ParseError {
-                offset: start,
-                end: e,
-                kind: ParseErrorKind::TooMany { what: Capacity::Dimensions },
-            });
-        }
-        values[n] = v;
-        n += 1;
-        q = skip_trivia(text, e);
-        if q < text.len() && text[q] == b',' {
-            q += 1;
-        } else if q < text.len() && text[q] == b')' {
-            break;
-        } else {
-            return Err(expected(text, q, Expected::CommaOrCloseParen));
-        }
+    let mut values = [0i64; MAX_RANK];
+    let mut spans = [Span { start: 0, end: 0 }; MAX_RANK];
+    let (n, q) = match int_list(text, q, &mut values, &mut spans, false) {
+        Ok(x) => x,
+        Err(e) => return Err(e),
+    };
+    if !(q < text.len() && text[q] == b')') {
+        return Err(expected(text, q, Expected::CommaOrCloseParen));
     }
     match DimList::new(values.split_at(n).0) {
         Some(d) => Ok(Some((d, q + 1))),

@@ -1,0 +1,34 @@
+//! Byte counts for people: the exact count, then binary units (`335544320 bytes (320 MiB)`).
+
+/// `335544320 bytes (320 MiB)`: the exact count, then binary units from 1 KiB.
+pub fn bytes_text(n: u128) -> String {
+    const UNITS: [&str; 8] = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"];
+    let noun = if n == 1 { "byte" } else { "bytes" };
+    let (mut value, mut unit) = (n as f64, None);
+    for u in UNITS {
+        if value < 1024.0 {
+            break;
+        }
+        value /= 1024.0;
+        unit = Some(u);
+    }
+    match unit {
+        None => format!("{n} {noun}"),
+        Some(u) if value.fract() == 0.0 => format!("{n} {noun} ({value} {u})"),
+        Some(u) => format!("{n} {noun} ({value:.2} {u})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bytes_text;
+
+    #[test]
+    fn exact_count_then_binary_units() {
+        assert_eq!(bytes_text(1), "1 byte");
+        assert_eq!(bytes_text(96), "96 bytes");
+        assert_eq!(bytes_text(1024), "1024 bytes (1 KiB)");
+        assert_eq!(bytes_text(1536), "1536 bytes (1.50 KiB)");
+        assert_eq!(bytes_text(335_544_320), "335544320 bytes (320 MiB)");
+    }
+}
