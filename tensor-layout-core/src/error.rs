@@ -681,6 +681,12 @@ pub enum IndexError {
         /// The value.
         value: u128,
     },
+    /// A later tile level reaches past the within-tile dimensions of the first level, so the first-level tiles
+    /// are not contiguous blocks of storage (asked of [`crate::ArrayShape::tile_grid`]).
+    TilesNotNested {
+        /// The tile level that reaches out.
+        level: usize,
+    },
 }
 
 impl IndexError {
@@ -750,6 +756,11 @@ impl IndexError {
             I::ExceedsUsize { value } => {
                 b.push_u128(value);
                 b.push_str(" does not fit in this target's `usize`");
+            }
+            I::TilesNotNested { level } => {
+                b.push_str("tile level ");
+                b.push_u64(level as u64);
+                b.push_str(" reaches outside the first-level tiles, which are therefore not contiguous blocks");
             }
         }
     }

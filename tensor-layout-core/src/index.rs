@@ -45,6 +45,7 @@ impl Index {
     /// use tensor_layout_core::Index;
     /// assert_eq!(Index::new(&[]).unwrap().as_slice(), &[] as &[u64]);
     /// ```
+    #[inline]
     pub const fn as_slice(&self) -> &[u64] {
         self.values.split_at(self.len as usize).0
     }
@@ -87,6 +88,7 @@ impl Strides {
     /// let s = ArrayShape::parse("f32[2,3]{0,1}").unwrap();
     /// assert_eq!(s.strides().unwrap().as_slice(), &[1, 2]);
     /// ```
+    #[inline]
     pub const fn as_slice(&self) -> &[u64] {
         self.values.split_at(self.len as usize).0
     }

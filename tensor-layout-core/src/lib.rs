@@ -12,6 +12,8 @@
 //! - [`index`]: offsets, the inverse, strides, negative dimensions, true rank, dimension letters.
 //! - [`size`]: storage elements, byte size, XLA's `ArraySize`.
 //! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
+//! - [`grid`]: first-level tiles as boxes of indices and blocks of storage, and the contiguous runs inside them.
+//! - [`pack`]: sub-byte packing (`E(n)`) and the bit patterns of padding values.
 //! - [`parse`]: the text grammar (`{...}` and `<...>` forms), tuples as an event stream.
 //! - [`print`]: XLA's canonical printed form.
 //! - [`error`]: the errors.
@@ -38,8 +40,10 @@
 pub mod broadcast;
 pub mod dtype;
 pub mod error;
+pub mod grid;
 pub mod index;
 pub mod layout;
+pub mod pack;
 pub mod parse;
 pub mod plan;
 pub mod print;
@@ -49,6 +53,7 @@ pub mod tile;
 
 pub use dtype::ElementType;
 pub use error::{Error, IndexError, ParseError, ValidationError};
+pub use grid::TileGrid;
 pub use index::{Index, Slot, Strides};
 pub use layout::{Layout, MemorySpace, Padding, PaddingValue, SplitConfig};
 pub use plan::OffsetPlan;

@@ -117,6 +117,7 @@ impl OffsetPlan {
     /// let plan = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().offset_plan().unwrap();
     /// assert_eq!(plan.terms(0).len(), 2); // tile row, row within the tile
     /// ```
+    #[inline(always)]
     pub const fn terms(&self, d: usize) -> &[Term] {
         self.terms.split_at(self.first[d + 1] as usize).0.split_at(self.first[d] as usize).1
     }
@@ -136,10 +137,12 @@ impl OffsetPlan {
         while level < self.levels as usize {
             let (op, entry) = chain::step(term.chain, level);
             let t = self.sizes[level][entry];
+            // Tile sizes are mostly powers of two: shifts and masks instead of divisions when the sizes are only
+            // known at runtime (constant sizes fold either way).
             if op == chain::DIV && t > 0 {
-                v /= t;
+                v = if t.is_power_of_two() { v >> t.trailing_zeros() } else { v / t };
             } else if op == chain::MOD && t > 0 {
-                v %= t;
+                v = if t.is_power_of_two() { v & (t - 1) } else { v % t };
             }
             level += 1;
         }

@@ -8,9 +8,11 @@ use crate::dtype::ElementType;
 use crate::shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
 
 mod error;
+mod map;
 mod request;
 
 pub use error::{BroadcastError, BroadcastErrorKind, Operand, Operation};
+pub use map::OperandMap;
 pub use request::{BinaryOp, Request, RequestError, RequestKind};
 
 /// Broadcast dimensions: which dimension of the larger operand (or of the output) each dimension of the smaller
