@@ -8,6 +8,9 @@
 //! - [`Offsets`]: the offset of every logical index, in logical order, advancing incrementally.
 //! - [`layout!`] and [`Static`]: layouts as zero-sized types whose properties are constants.
 //! - [`broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
+//! - [`view`]: views of storage slices in a layout: checked and compile-time element access, tiled iteration
+//!   with contiguous runs, packed sub-byte and 32-bit word access, element-wise operations with broadcasting.
+//! - [`relayout()`]: moving an array between two layouts at memory speed.
 //! - The model and the rules themselves are re-exported from `tensor-layout-core`.
 //!
 //! ```
@@ -39,10 +42,13 @@ pub mod __private;
 pub mod broadcast;
 mod dynamic;
 mod offsets;
+pub mod relayout;
 mod typed;
+pub mod view;
 
 pub use dynamic::DynLayout;
 pub use offsets::Offsets;
+pub use relayout::{relayout, relayout_packed};
 pub use tensor_layout_core::*;
 pub use typed::{LayoutMismatch, Static, StaticLayout};
 

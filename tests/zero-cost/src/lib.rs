@@ -3,6 +3,7 @@
 #![no_std]
 
 use tensor_layout::layout;
+use tensor_layout::view::{View, ViewMut};
 
 type Act = layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
 
@@ -76,4 +77,69 @@ pub fn static_storage_sum(buf: &[u16; Tiled::STORAGE_ELEMENTS]) -> u64 {
 #[no_mangle]
 pub fn literal_storage_sum(buf: &[u16; 32768]) -> u64 {
     buf.iter().map(|&x| x as u64).sum()
+}
+
+type ViewTiled = layout!(u32[64,512]{1,0:T(8,128)});
+
+/// (d) A tiled loop through a view: `x = 3x + 1` for every element of a `u32[64,512]{1,0:T(8,128)}` view, tile by
+/// tile and run by run (rows of 128 contiguous elements), every extent and stride from the layout type.
+#[no_mangle]
+pub fn static_view_tile_map(buf: &mut [u32]) {
+    let Ok(mut view) = ViewMut::new(ViewTiled::default(), buf) else { return };
+    let Ok(tiles) = view.tiles_mut() else { return };
+    tiles.for_each(|mut tile| {
+        tile.runs().for_each(|run| {
+            for x in tile.run_mut(&run) {
+                *x = x.wrapping_mul(3).wrapping_add(1);
+            }
+        })
+    });
+}
+
+/// (d) Twin with literal strides: 32 tiles of 1024 slots, 8 rows of 128 per tile.
+#[no_mangle]
+pub fn literal_view_tile_map(buf: &mut [u32]) {
+    if buf.len() != 32768 {
+        return;
+    }
+    for tile in buf.chunks_exact_mut(1024) {
+        for r in 0..8 {
+            for x in &mut tile[r * 128..r * 128 + 128] {
+                *x = x.wrapping_mul(3).wrapping_add(1);
+            }
+        }
+    }
+}
+
+/// (e) A read-only tiled loop through a view: the sum of the elements, tile by tile and run by run.
+#[no_mangle]
+pub fn static_view_tile_sum(buf: &[u32]) -> u32 {
+    let Ok(view) = View::new(ViewTiled::default(), buf) else { return 0 };
+    let Ok(tiles) = view.tiles() else { return 0 };
+    let mut acc = 0u32;
+    tiles.for_each(|tile| {
+        tile.runs().for_each(|run| {
+            for &x in run.as_slice() {
+                acc = acc.wrapping_add(x);
+            }
+        })
+    });
+    acc
+}
+
+/// (e) Twin with literal strides.
+#[no_mangle]
+pub fn literal_view_tile_sum(buf: &[u32]) -> u32 {
+    if buf.len() != 32768 {
+        return 0;
+    }
+    let mut acc = 0u32;
+    buf.chunks_exact(1024).for_each(|tile| {
+        for r in 0..8 {
+            for &x in &tile[r * 128..r * 128 + 128] {
+                acc = acc.wrapping_add(x);
+            }
+        }
+    });
+    acc
 }

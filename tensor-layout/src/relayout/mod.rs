@@ -1,0 +1,294 @@
+//! Relayout: moving an array between two layouts of the same dimensions and element type.
+//!
+//! [`relayout`] copies every element of a [`View`] into a [`ViewMut`] and writes the destination's padding
+//! value (its `pad(..:value)`, seeds 000/001, else zero) into every padding slot. For two static layouts a
+//! mismatch is a compile error (E0080) naming both layouts; for runtime layouts it is a [`RelayoutError`] with
+//! the same words. [`relayout_packed`] does the same for packed (`E(n)`) views.
+//!
+//! The work is done by the fastest applicable path:
+//! - identical layouts without padding: one block copy;
+//! - runs along the same dimension on both sides: tile by tile, run by run, block copies of the common segments
+//!   (e.g. row-major to `T(8,128)` for 32-bit types);
+//! - runs along different dimensions: cache-blocked transposes between the runs of one side and the runs of the
+//!   other, with a dedicated interleave for pairs (row-major to `T(8,128)(2,1)` for 16-bit types and back);
+//! - anything else (layouts that combine dimensions): element by element, both offsets advancing incrementally
+//!   ([`crate::Offsets`]).
+//!
+//! Large destinations are written with streaming stores on x86-64, like `memcpy`.
+//!
+//! ```
+//! use tensor_layout::{layout, relayout, view::{View, ViewMut}};
+//! type RowMajor = layout!(f32[4,8]);
+//! type Paired = layout!(f32[4,8]{1,0:T(2,4)(2,1)});
+//! let src: Vec<f32> = (0..32).map(|i| i as f32).collect();
+//! let mut dst = [0.0f32; 32];
+//! relayout(&View::new(RowMajor::default(), &src)?, &mut ViewMut::new(Paired::default(), &mut dst)?)?;
+//! // spec §4: row 0 is at 0 2 4 6 8 10 12 14, row 1 at 1 3 5 ..., row 2 starts at 16.
+//! assert_eq!(&dst[..6], &[0.0, 8.0, 1.0, 9.0, 2.0, 10.0]);
+//! assert_eq!(dst[16], 16.0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
+use tensor_layout_core::ArrayShape;
+
+use crate::view::{PackedView, PackedViewMut, Scalar, View, ViewLayout, ViewMut};
+use crate::{DynLayout, Offsets};
+
+mod fast;
+mod kernels;
+mod padding;
+mod tables;
+
+pub(crate) use padding::{fill_padding, fill_padding_before_writing};
+
+/// What differs between the layouts of a relayout.
+///
+/// ```
+/// use tensor_layout::relayout::Mismatch;
+/// assert_eq!(Mismatch::Dimensions.to_string(), "the dimensions differ");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Mismatch {
+    /// The dimensions differ.
+    Dimensions,
+    /// The element types differ.
+    ElementTypes,
+    /// The storage bits per element (`E(n)`) differ.
+    ElementBits,
+}
+
+impl Mismatch {
+    const fn text(self) -> &'static str {
+        match self {
+            Mismatch::Dimensions => "the dimensions differ",
+            Mismatch::ElementTypes => "the element types differ",
+            Mismatch::ElementBits => "the storage bits per element differ",
+        }
+    }
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+/// A relayout between runtime layouts that do not match; `Display` says the same words as the compile-time
+/// error of static layouts.
+///
+/// ```
+/// use tensor_layout::{relayout, view::{Geometry, View, ViewMut}};
+/// let a = Geometry::new("f32[2,3]".parse()?)?;
+/// let b = Geometry::new("f32[3,2]".parse()?)?;
+/// let e = relayout(&View::new(&a, &[0.0f32; 6])?, &mut ViewMut::new(&b, &mut [0.0f32; 6])?).unwrap_err();
+/// assert_eq!(e.to_string(), "cannot relayout `f32[2,3]{1,0}` into `f32[3,2]{1,0}`: the dimensions differ");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RelayoutError {
+    /// What differs.
+    pub mismatch: Mismatch,
+    /// The source layout.
+    pub src: DynLayout,
+    /// The destination layout.
+    pub dst: DynLayout,
+}
+
+impl fmt::Display for RelayoutError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "cannot relayout `{}` into `{}`: {}", self.src, self.dst, self.mismatch)
+    }
+}
+
+impl core::error::Error for RelayoutError {}
+
+/// What differs between two shapes for a relayout (`None`: they match).
+const fn mismatch(src: &ArrayShape, dst: &ArrayShape, packed: bool) -> Option<Mismatch> {
+    if src.element_type() as u8 != dst.element_type() as u8 {
+        return Some(Mismatch::ElementTypes);
+    }
+    if packed && src.element_bits() != dst.element_bits() {
+        return Some(Mismatch::ElementBits);
+    }
+    let (a, b) = (src.dims(), dst.dims());
+    if a.len() != b.len() {
+        return Some(Mismatch::Dimensions);
+    }
+    let mut d = 0;
+    while d < a.len() {
+        match (a[d].size(), b[d].size()) {
+            (Some(x), Some(y)) if x == y => {}
+            _ => return Some(Mismatch::Dimensions),
+        }
+        d += 1;
+    }
+    None
+}
+
+/// Panics (a compile error in const evaluation) with the mismatch message.
+#[track_caller]
+const fn fail(src: &ArrayShape, dst: &ArrayShape, m: Mismatch) -> ! {
+    let mut b = TextBuf::<{ 2 * MAX_TEXT + 64 }>::new();
+    b.push_str("cannot relayout `");
+    write_array(&mut b, src.as_parsed());
+    b.push_str("` into `");
+    write_array(&mut b, dst.as_parsed());
+    b.push_str("`: ");
+    b.push_str(m.text());
+    let msg = b.as_str();
+    panic!("{}", msg)
+}
+
+/// The compile-time check of two layouts; nothing to check unless both are static.
+const fn static_check<Src: ViewLayout, Dst: ViewLayout>(packed: bool) {
+    if let (Some(src), Some(dst)) = (Src::STATIC, Dst::STATIC) {
+        if let Some(m) = mismatch(&src, &dst, packed) {
+            fail(&src, &dst, m)
+        }
+    }
+}
+
+#[allow(clippy::result_large_err)] // the error names both layouts; there is no allocator to box it
+fn runtime_check<Src: ViewLayout, Dst: ViewLayout>(src: &Src, dst: &Dst, packed: bool) -> Result<(), RelayoutError> {
+    match mismatch(src.shape(), dst.shape(), packed) {
+        None => Ok(()),
+        Some(mismatch) => Err(RelayoutError {
+            mismatch,
+            src: DynLayout::new(*src.shape()).unwrap_or_else(|_| unreachable_layout()),
+            dst: DynLayout::new(*dst.shape()).unwrap_or_else(|_| unreachable_layout()),
+        }),
+    }
+}
+
+#[cold]
+fn unreachable_layout() -> DynLayout {
+    unreachable!("a view's layout describes an array")
+}
+
+/// A static check of a relayout, for item-level use: `const _: () = Relayout::<A, B>::CHECK;` fails
+/// `cargo check` with an error naming both layouts when they differ in dimensions or element type. (The
+/// [`relayout`] function checks the same after monomorphization, under `cargo build`.)
+///
+/// ```
+/// use tensor_layout::{layout, relayout::Relayout};
+/// type A = layout!(bf16[4096,8192]);
+/// type B = layout!(bf16[4096,8192]{1,0:T(8,128)(2,1)});
+/// const _: () = Relayout::<A, B>::CHECK;
+/// ```
+///
+/// ```compile_fail
+/// use tensor_layout::{layout, relayout::Relayout};
+/// type A = layout!(f32[2,3]);
+/// type B = layout!(f32[3,2]);
+/// // error[E0080]: cannot relayout `f32[2,3]{1,0}` into `f32[3,2]{1,0}`: the dimensions differ
+/// const _: () = Relayout::<A, B>::CHECK;
+/// ```
+pub struct Relayout<Src, Dst>(PhantomData<fn() -> (Src, Dst)>);
+
+impl<Src: ViewLayout, Dst: ViewLayout> Relayout<Src, Dst> {
+    /// Evaluates the check (see [`Relayout`]).
+    ///
+    /// ```
+    /// use tensor_layout::{layout, relayout::Relayout};
+    /// const _: () = Relayout::<layout!(s8[3,5]), layout!(s8[3,5]{0,1:T(2,2)})>::CHECK;
+    /// ```
+    pub const CHECK: () = static_check::<Src, Dst>(false);
+}
+
+/// Copies every element of `src` into `dst`, whose layout may differ but whose dimensions and element type must
+/// be the same, and writes `dst`'s padding value into its padding slots. For static layouts a mismatch does not
+/// compile; for runtime layouts it is an error.
+///
+/// ```
+/// use tensor_layout::{layout, relayout, view::{View, ViewMut}};
+/// type Cols = layout!(f32[2,3]{0,1:pad(3,5:zero)});
+/// type Rows = layout!(f32[2,3]);
+/// let rows = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]; // a b c / d e f
+/// let mut cols = [9.0f32; 15];
+/// relayout(&View::new(Rows::default(), &rows)?, &mut ViewMut::new(Cols::default(), &mut cols)?)?;
+/// // seeds 000/001: `a d 0 b e 0 c f 0 0 0 0 0 0 0`
+/// assert_eq!(cols, [1.0, 4.0, 0.0, 2.0, 5.0, 0.0, 3.0, 6.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// ```compile_fail
+/// use tensor_layout::{layout, relayout, view::{View, ViewMut}};
+/// type A = layout!(f32[2,3]);
+/// type B = layout!(f32[3,2]);
+/// // error[E0080]: cannot relayout `f32[2,3]{1,0}` into `f32[3,2]{1,0}`: the dimensions differ (cargo build)
+/// let (a, mut b) = ([0.0f32; 6], [0.0f32; 6]);
+/// let _ = relayout(&View::new(A::default(), &a).unwrap(), &mut ViewMut::new(B::default(), &mut b).unwrap());
+/// ```
+#[allow(clippy::result_large_err)] // the error names both layouts; there is no allocator to box it
+pub fn relayout<Src: ViewLayout, Dst: ViewLayout, E: Scalar>(
+    src: &View<'_, Src, E>,
+    dst: &mut ViewMut<'_, Dst, E>,
+) -> Result<(), RelayoutError> {
+    const { static_check::<Src, Dst>(false) };
+    runtime_check(&src.layout, &dst.layout, false)?;
+    let stream = kernels::stream_worthwhile(core::mem::size_of_val(dst.data));
+    let (ls, ld) = (src.layout, dst.layout);
+    if ls.shape() == ld.shape() && ld.storage_elements() == ld.element_count() {
+        kernels::copy(dst.data, src.data, stream);
+    } else {
+        fill_padding_before_writing(dst);
+        if !fast::relayout(src, dst, stream) {
+            general(src, dst);
+        }
+    }
+    kernels::finish(stream);
+    Ok(())
+}
+
+/// Element by element, both offsets advancing incrementally in logical order.
+fn general<Src: ViewLayout, Dst: ViewLayout, E: Scalar>(src: &View<'_, Src, E>, dst: &mut ViewMut<'_, Dst, E>) {
+    if let (Ok(from), Ok(to)) = (Offsets::new(src.layout.shape()), Offsets::new(dst.layout.shape())) {
+        for (a, b) in from.zip(to) {
+            if let (Some(&x), Some(y)) = (src.data.get(a), dst.data.get_mut(b)) {
+                *y = x;
+            }
+        }
+    }
+}
+
+/// [`relayout`] for packed (`E(n)`) views: the same checks (and the storage bits per element must match),
+/// element by element.
+///
+/// ```
+/// use tensor_layout::{layout, relayout_packed, view::{PackedView, PackedViewMut}};
+/// type Rows = layout!(s4[2,4]{1,0:E(4)});
+/// type Cols = layout!(s4[2,4]{0,1:E(4)});
+/// let src = [0x10, 0x32, 0x54, 0x76]; // 0 1 2 3 / 4 5 6 7
+/// let mut dst = [0u8; 4];
+/// relayout_packed(&PackedView::new(Rows::default(), &src)?, &mut PackedViewMut::new(Cols::default(), &mut dst)?)?;
+/// assert_eq!(dst, [0x40, 0x51, 0x62, 0x73]); // 0 4 1 5 2 6 3 7
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[allow(clippy::result_large_err)] // the error names both layouts; there is no allocator to box it
+pub fn relayout_packed<Src: ViewLayout, Dst: ViewLayout>(
+    src: &PackedView<'_, Src>,
+    dst: &mut PackedViewMut<'_, Dst>,
+) -> Result<(), RelayoutError> {
+    const { static_check::<Src, Dst>(true) };
+    runtime_check(&src.layout, &dst.layout, true)?;
+    let (ls, ld) = (src.layout, dst.layout);
+    let pad = ld.padding_pattern() as u64;
+    padding::padding_ranges(ld, |r| {
+        for s in r {
+            dst.set_slot(s, pad);
+        }
+    });
+    if let (Ok(from), Ok(to)) = (Offsets::new(ls.shape()), Offsets::new(ld.shape())) {
+        for (a, b) in from.zip(to) {
+            if let Some(v) = src.slot(a) {
+                dst.set_slot(b, v);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,104 @@
+//! The table path of a relayout, for layout pairs whose runs do not line up (short runs on one side, runs along
+//! different dimensions without adjacent runs). Offsets are sums of per-dimension contributions, so tile by tile
+//! of the driver two small tables hold, for every local index along every dimension, the driver's offset within
+//! its tile (the same for all tiles, filled once) and the other side's offset (refilled only for the dimensions
+//! whose tile origin changed). Each element then costs two table loads, whatever the tiling.
+
+use tensor_layout_core::MAX_RANK;
+
+use super::fast::Sides;
+use crate::view::{Scalar, ViewLayout};
+
+/// Entries of each table (the sum of a driver tile's extents): 8 KiB each on the stack for 64-bit targets.
+const ENTRIES: usize = 1024;
+
+/// Copies every element through per-tile tables; `false` (nothing written) when the driver's tiles are too large
+/// for the tables or a layout has no grid.
+pub(super) fn relayout<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(
+    drv: Lv,
+    oth: Lo,
+    sides: &mut Sides<'_, '_, E>,
+) -> bool {
+    let (Some(gv), Some(pv), Some(go), Some(po)) = (drv.grid(), drv.plan(), oth.grid(), oth.plan()) else {
+        return false;
+    };
+    let dims = drv.dims();
+    let rank = dims.len();
+    if rank == 0 {
+        return false;
+    }
+    // Where each dimension's entries start. The innermost loop goes along the other side's runs (contiguous
+    // there) unless the driver's tiles are too thin along them, else along the largest extent.
+    let mut first = [0usize; MAX_RANK + 1];
+    let mut inner = go.run_dimension();
+    let mut widest = 0;
+    for d in 0..rank {
+        first[d + 1] = first[d] + gv.tile_extent(d) as usize;
+        if first[d + 1] > ENTRIES {
+            return false;
+        }
+        if gv.tile_extent(d) > gv.tile_extent(widest) {
+            widest = d;
+        }
+    }
+    if inner >= rank || gv.tile_extent(inner) < 4 {
+        inner = widest;
+    }
+    let mut mine = [0usize; ENTRIES];
+    for d in 0..rank {
+        for (l, t) in mine[first[d]..first[d + 1]].iter_mut().enumerate() {
+            *t = pv.dimension_offset(d, l as u64) as usize;
+        }
+    }
+    let mut theirs = [0usize; ENTRIES];
+    let mut filled = [usize::MAX; MAX_RANK];
+    let slots = gv.tile_slots() as usize;
+    let m2m = drv.shape().layout().minor_to_major();
+    for n in 0..gv.tile_count() as usize {
+        let o = gv.tile_origin(n as u64);
+        let mut valid = [0usize; MAX_RANK];
+        for d in 0..rank {
+            let origin = o.as_slice()[d] as usize;
+            valid[d] = gv.valid_extent(d, origin as u64, dims[d] as u64) as usize;
+            if filled[d] != origin {
+                for (l, t) in theirs[first[d]..first[d] + valid[d]].iter_mut().enumerate() {
+                    *t = po.dimension_offset(d, (origin + l) as u64) as usize;
+                }
+                filled[d] = origin;
+            }
+        }
+        if valid[..rank].contains(&0) {
+            continue;
+        }
+        let base = n * slots;
+        let (mine_inner, theirs_inner) =
+            (&mine[first[inner]..][..valid[inner]], &theirs[first[inner]..][..valid[inner]]);
+        // The odometer over the other dimensions, most minor first.
+        let mut local = [0usize; MAX_RANK];
+        loop {
+            let (mut at, mut other) = (base, 0);
+            for d in (0..rank).filter(|&d| d != inner) {
+                at += mine[first[d] + local[d]];
+                other += theirs[first[d] + local[d]];
+            }
+            sides.pairs_of_tables(at, mine_inner, other, theirs_inner);
+            let mut carried = true;
+            for &m in m2m {
+                let d = m as usize;
+                if d == inner {
+                    continue;
+                }
+                local[d] += 1;
+                if local[d] < valid[d] {
+                    carried = false;
+                    break;
+                }
+                local[d] = 0;
+            }
+            if carried {
+                break;
+            }
+        }
+    }
+    true
+}

@@ -1,0 +1,121 @@
+//! Rust types a view can hold: plain data with a fixed width and every bit pattern valid (or, for `bool`, the
+//! two patterns a `pred` holds).
+
+use half::{bf16, f16};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// A Rust type that stores one element of a layout: the integer and floating-point primitives, `half::f16`,
+/// `half::bf16`, `bool` (`pred`) and `[f32; 2]` / `[f64; 2]` (`c64` / `c128`). Views accept any `Scalar` whose
+/// width equals the layout's storage bits per element (so a `bf16` buffer may be viewed as `u16` bits).
+///
+/// Sealed: every implementation is a plain value without padding bytes, which the relayout kernels rely on.
+///
+/// ```
+/// use tensor_layout::view::Scalar;
+/// assert_eq!(<half::bf16 as Scalar>::BITS, 16);
+/// assert_eq!(half::bf16::ONE.to_scalar_bits(), 0x3f80);
+/// assert_eq!(<f32 as Scalar>::from_scalar_bits(0x3f80_0000), 1.0);
+/// ```
+pub trait Scalar: Copy + sealed::Sealed + 'static {
+    /// Storage bits of one value.
+    const BITS: u64;
+
+    /// The value with this bit pattern (the low [`Scalar::BITS`] bits; `bool` is `true` for any non-zero
+    /// pattern).
+    ///
+    /// ```
+    /// use tensor_layout::view::Scalar;
+    /// assert_eq!(<i8 as Scalar>::from_scalar_bits(0xff), -1);
+    /// assert!(<bool as Scalar>::from_scalar_bits(1));
+    /// ```
+    fn from_scalar_bits(bits: u128) -> Self;
+
+    /// The bit pattern of the value, zero-extended.
+    ///
+    /// ```
+    /// use tensor_layout::view::Scalar;
+    /// assert_eq!((-1i16).to_scalar_bits(), 0xffff);
+    /// assert_eq!([1.0f32, 0.0].to_scalar_bits(), 0x3f80_0000);
+    /// ```
+    fn to_scalar_bits(self) -> u128;
+}
+
+macro_rules! int_scalar {
+    ($($t:ty => $u:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {
+            const BITS: u64 = <$t>::BITS as u64;
+            #[inline(always)]
+            fn from_scalar_bits(bits: u128) -> Self {
+                bits as $u as $t
+            }
+            #[inline(always)]
+            fn to_scalar_bits(self) -> u128 {
+                self as $u as u128
+            }
+        }
+    )*};
+}
+
+int_scalar!(u8 => u8, i8 => u8, u16 => u16, i16 => u16, u32 => u32, i32 => u32, u64 => u64, i64 => u64);
+
+macro_rules! float_scalar {
+    ($($t:ty => $u:ty),*) => {$(
+        impl sealed::Sealed for $t {}
+        impl Scalar for $t {
+            const BITS: u64 = <$u>::BITS as u64;
+            #[inline(always)]
+            fn from_scalar_bits(bits: u128) -> Self {
+                <$t>::from_bits(bits as $u)
+            }
+            #[inline(always)]
+            fn to_scalar_bits(self) -> u128 {
+                self.to_bits() as u128
+            }
+        }
+    )*};
+}
+
+float_scalar!(f32 => u32, f64 => u64, f16 => u16, bf16 => u16);
+
+impl sealed::Sealed for bool {}
+impl Scalar for bool {
+    const BITS: u64 = 8;
+    #[inline(always)]
+    fn from_scalar_bits(bits: u128) -> Self {
+        bits as u8 != 0
+    }
+    #[inline(always)]
+    fn to_scalar_bits(self) -> u128 {
+        self as u128
+    }
+}
+
+impl sealed::Sealed for [f32; 2] {}
+impl Scalar for [f32; 2] {
+    const BITS: u64 = 64;
+    #[inline(always)]
+    fn from_scalar_bits(bits: u128) -> Self {
+        [f32::from_bits(bits as u32), f32::from_bits((bits >> 32) as u32)]
+    }
+    #[inline(always)]
+    fn to_scalar_bits(self) -> u128 {
+        self[0].to_bits() as u128 | (self[1].to_bits() as u128) << 32
+    }
+}
+
+impl sealed::Sealed for [f64; 2] {}
+impl Scalar for [f64; 2] {
+    const BITS: u64 = 128;
+    #[inline(always)]
+    fn from_scalar_bits(bits: u128) -> Self {
+        [f64::from_bits(bits as u64), f64::from_bits((bits >> 64) as u64)]
+    }
+    #[inline(always)]
+    fn to_scalar_bits(self) -> u128 {
+        self[0].to_bits() as u128 | (self[1].to_bits() as u128) << 64
+    }
+}
