@@ -8,28 +8,13 @@
 //! values, `L`, sub-byte `E(4)` and `E(2)`) agree with the reference, and A -> B -> A is the identity on elements
 //! while padding slots hold the padding value.
 
+mod common;
+
+use common::all_indices;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use tensor_layout::view::{Geometry, PackedView, PackedViewMut, Scalar, View, ViewMut};
 use tensor_layout::{layout, relayout, relayout_packed, ArrayShape, DynLayout, Slot};
-
-/// Every logical index of `dims`, row-major.
-fn indices(dims: &[u64]) -> Vec<Vec<u64>> {
-    let count: u64 = dims.iter().product();
-    let mut out = Vec::with_capacity(count as usize);
-    let mut i = vec![0u64; dims.len()];
-    for _ in 0..count {
-        out.push(i.clone());
-        for d in (0..dims.len()).rev() {
-            i[d] += 1;
-            if i[d] < dims[d] {
-                break;
-            }
-            i[d] = 0;
-        }
-    }
-    out
-}
 
 fn dims_of(s: &ArrayShape) -> Vec<u64> {
     (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect()
@@ -45,7 +30,7 @@ fn naive(src: &ArrayShape, dst: &ArrayShape, from: &[u128]) -> Vec<u128> {
             *slot = pad;
         }
     }
-    for i in indices(&dims_of(src)) {
+    for i in all_indices(&dims_of(src)) {
         out[dst.offset(&i).unwrap() as usize] = from[src.offset(&i).unwrap() as usize];
     }
     out

@@ -1,6 +1,9 @@
 //! Every case of the XLA vectors (copied into `tests/vectors/`, see its README for their origin): canonical
 //! printing and rejection, sizes, and the offset of every logical index.
 
+mod common;
+
+use common::all_indices;
 use tensor_layout_core::print::write_canonical;
 use tensor_layout_core::ArrayShape;
 
@@ -70,24 +73,6 @@ fn sizes_agree() {
     println!("sizes: {total} of {total} agree");
 }
 
-/// Every logical index of `s` in row-major logical order.
-fn logical_indices(dims: &[u64]) -> Vec<Vec<u64>> {
-    let total: u64 = dims.iter().product();
-    let mut out = Vec::with_capacity(total as usize);
-    let mut idx = vec![0u64; dims.len()];
-    for _ in 0..total {
-        out.push(idx.clone());
-        for d in (0..dims.len()).rev() {
-            idx[d] += 1;
-            if idx[d] < dims[d] {
-                break;
-            }
-            idx[d] = 0;
-        }
-    }
-    out
-}
-
 #[test]
 fn offsets_agree() {
     let mut failures = Vec::new();
@@ -99,11 +84,11 @@ fn offsets_agree() {
             let want: Vec<u64> =
                 row.get(1).unwrap_or(&"").split(' ').filter(|x| !x.is_empty()).map(|x| x.parse().unwrap()).collect();
             let dims: Vec<u64> = (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect();
-            let got: Vec<u64> = logical_indices(&dims).iter().map(|i| s.offset(i).unwrap()).collect();
+            let got: Vec<u64> = all_indices(&dims).iter().map(|i| s.offset(i).unwrap()).collect();
             checked += got.len() as u64;
             // The offset plan (per-dimension terms, for runtime indices) agrees, where the layout has one.
             if let Ok(plan) = s.offset_plan() {
-                let by_plan: Vec<u64> = logical_indices(&dims).iter().map(|i| plan.offset(i)).collect();
+                let by_plan: Vec<u64> = all_indices(&dims).iter().map(|i| plan.offset(i)).collect();
                 if by_plan != got {
                     failures.push(format!("{name}: {}: offset plan disagrees", row[0]));
                 }

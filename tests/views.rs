@@ -3,6 +3,9 @@
 //! storage and 32-bit words, element-wise operations with XLA broadcasting. Expected values come from the spec
 //! and the seeds, and from a naive reference (`ArrayShape::offset` per index, `ArrayShape::slot` per slot).
 
+mod common;
+
+use common::all_indices_usize;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use tensor_layout::view::{
@@ -12,24 +15,6 @@ use tensor_layout::{layout, ArrayShape, DynLayout, IndexError, Slot};
 
 fn geometry(text: &str) -> Geometry {
     Geometry::new(text.parse().unwrap()).unwrap()
-}
-
-/// Every logical index of `dims`, row-major.
-fn indices(dims: &[usize]) -> Vec<Vec<usize>> {
-    let count: usize = dims.iter().product();
-    let mut out = Vec::with_capacity(count);
-    let mut i = vec![0usize; dims.len()];
-    for _ in 0..count {
-        out.push(i.clone());
-        for d in (0..dims.len()).rev() {
-            i[d] += 1;
-            if i[d] < dims[d] {
-                break;
-            }
-            i[d] = 0;
-        }
-    }
-    out
 }
 
 fn reference_offset(shape: &ArrayShape, index: &[usize]) -> usize {
@@ -67,7 +52,7 @@ fn checked_access_matches_the_reference() {
         let g = geometry(text);
         let storage: Vec<f32> = (0..g.storage_elements()).map(|i| i as f32).collect();
         let v = View::new(&g, &storage).unwrap();
-        for i in indices(g.dims()) {
+        for i in all_indices_usize(g.dims()) {
             let want = reference_offset(g.layout().shape(), &i);
             assert_eq!(v.offset(&i).unwrap(), want, "{text} {i:?}");
             assert_eq!(*v.get(&i).unwrap(), want as f32);
@@ -261,7 +246,7 @@ fn mutable_tiles_write_runs() {
         }
     }
     let v = View::new(T::default(), &s).unwrap();
-    for i in indices(&[9, 130]) {
+    for i in all_indices_usize(&[9, 130]) {
         assert_eq!(*v.get(&i).unwrap(), (i[0] * 1000 + i[1]) as u16);
     }
 }
@@ -290,12 +275,12 @@ fn packed_vectors_of_the_spec() {
     type S4 = layout!(s4[3,5]{1,0:T(2,2)E(4)});
     let mut b = [0u8; S4::BYTE_SIZE];
     let mut v = PackedViewMut::new(S4::default(), &mut b).unwrap();
-    for i in indices(&[3, 5]) {
+    for i in all_indices_usize(&[3, 5]) {
         v.set_signed(&i, i[0] as i64 * 5 + i[1] as i64 - 8).unwrap();
     }
     assert!(v.set_signed(&[3, 0], 1).is_err());
     let v = PackedView::new(S4::default(), &b).unwrap();
-    for i in indices(&[3, 5]) {
+    for i in all_indices_usize(&[3, 5]) {
         assert_eq!(v.get_signed(&i).unwrap(), i[0] as i64 * 5 + i[1] as i64 - 8);
         let slot = reference_offset(&S4::SHAPE, &i);
         assert_eq!(v.slot(slot).unwrap(), (i[0] as u64 * 5 + i[1] as u64).wrapping_sub(8) & 0xf);
@@ -309,7 +294,7 @@ fn bf16_words_pair_rows_of_a_column() {
     // Elements as raw bits encoding their index: row * 256 + column.
     let mut s = vec![0u16; T::STORAGE_ELEMENTS];
     let mut v = ViewMut::new(T::default(), &mut s).unwrap();
-    for i in indices(&[16, 256]) {
+    for i in all_indices_usize(&[16, 256]) {
         v.set(&i, (i[0] * 256 + i[1]) as u16).unwrap();
     }
     let view = View::new(T::default(), &s).unwrap();
@@ -354,7 +339,7 @@ fn naive_binary(
         data[reference_offset(s, &idx)]
     };
     let mut r = vec![f64::NAN; out.storage_elements().unwrap() as usize];
-    for i in indices(&out_dims) {
+    for i in all_indices_usize(&out_dims) {
         r[reference_offset(out, &i)] = f(read(a, &i), read(b, &i));
     }
     r
@@ -485,7 +470,7 @@ proptest! {
         }
         let s: Vec<f32> = (0..g.storage_elements()).map(|i| i as f32).collect();
         let v = View::new(&g, &s).unwrap();
-        for i in indices(g.dims()) {
+        for i in all_indices_usize(g.dims()) {
             prop_assert_eq!(*v.get(&i).unwrap() as usize, reference_offset(layout.shape(), &i));
         }
     }

@@ -22,20 +22,26 @@ pub fn dims_of(s: &ArrayShape) -> Vec<u64> {
 
 /// Every logical index of `dims`, row-major (last dimension fastest).
 pub fn all_indices(dims: &[u64]) -> Vec<Vec<u64>> {
-    let mut all = vec![Vec::new()];
-    for &d in dims {
-        all = all
-            .into_iter()
-            .flat_map(|prefix: Vec<u64>| {
-                (0..d).map(move |e| {
-                    let mut v = prefix.clone();
-                    v.push(e);
-                    v
-                })
-            })
-            .collect();
+    let count: u64 = dims.iter().product();
+    let mut out = Vec::with_capacity(count as usize);
+    let mut i = vec![0u64; dims.len()];
+    for _ in 0..count {
+        out.push(i.clone());
+        for d in (0..dims.len()).rev() {
+            i[d] += 1;
+            if i[d] < dims[d] {
+                break;
+            }
+            i[d] = 0;
+        }
     }
-    all
+    out
+}
+
+/// [`all_indices`] for `usize` dimensions and indices.
+pub fn all_indices_usize(dims: &[usize]) -> Vec<Vec<usize>> {
+    let wide: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
+    all_indices(&wide).into_iter().map(|i| i.into_iter().map(|e| e as usize).collect()).collect()
 }
 
 /// The offset of every logical index in row-major order, by `ArrayShape::offset`; also checks that
