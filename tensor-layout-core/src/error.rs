@@ -62,6 +62,13 @@ impl fmt::Display for Snippet {
 }
 
 /// What the parser expected where it failed.
+///
+/// ```
+/// use tensor_layout_core::{error::{Expected, ParseErrorKind}, parse};
+/// let e = parse::parse_array(b"f32(3)").unwrap_err();
+/// assert!(matches!(e.kind, ParseErrorKind::Expected { expected: Expected::OpenBracket, .. }));
+/// assert_eq!(e.to_string(), "expected `[`, found `(` (at byte 3)");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Expected {
@@ -134,6 +141,13 @@ impl fmt::Display for Expected {
 }
 
 /// What a fixed capacity limits.
+///
+/// ```
+/// use tensor_layout_core::{error::{Capacity, ParseErrorKind}, parse};
+/// let e = parse::parse_array(b"f32[2]{0:T(1)(1)(1)(1)(1)(1)(1)}").unwrap_err();
+/// assert!(matches!(e.kind, ParseErrorKind::TooMany { what: Capacity::Tiles }));
+/// assert_eq!(e.to_string(), "more than 6 tile levels (the fixed capacity of tensor-layout) (at byte 28)");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Capacity {
@@ -186,6 +200,13 @@ impl Capacity {
 }
 
 /// Why the text is not a shape.
+///
+/// ```
+/// use tensor_layout_core::{error::ParseErrorKind, parse};
+/// let e = parse::parse_array(b"f32[3,-5]").unwrap_err();
+/// assert!(matches!(e.kind, ParseErrorKind::NegativeDimension { value: -5 }));
+/// assert_eq!((e.offset, e.end), (6, 8));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum ParseErrorKind {
@@ -533,6 +554,13 @@ impl fmt::Display for ValidationError {
 
 /// Where in a shape a validation error lies, for pointing at the offending token
 /// ([`crate::parse::SourceMap::span`]).
+///
+/// ```
+/// use tensor_layout_core::{error::Location, parse::ATTRIBUTES, ArrayShape, Error};
+/// let Err(Error::Invalid(e)) = ArrayShape::parse("f32[3]{0:S(300)}") else { panic!() };
+/// assert_eq!(e.location(), Location::Attribute(6));
+/// assert_eq!(ATTRIBUTES[6], "S");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Location {
     /// The element type.

@@ -6,8 +6,24 @@ use crate::shape::{ParsedArray, MAX_RANK};
 use crate::tile::{Tile, TileDim, Tiles};
 
 /// The most split configurations `SC(..)(..)` one layout may carry.
+///
+/// ```
+/// use tensor_layout_core::{error::{Capacity, ParseErrorKind}, layout::MAX_SPLITS, parse};
+/// assert_eq!(MAX_SPLITS, 4);
+/// assert!(parse::parse_array(b"f32[8]{0:SC(0:1)(0:2)(0:3)(0:4)}").is_ok());
+/// let e = parse::parse_array(b"f32[8]{0:SC(0:1)(0:2)(0:3)(0:4)(0:5)}").unwrap_err();
+/// assert!(matches!(e.kind, ParseErrorKind::TooMany { what: Capacity::Splits }));
+/// ```
 pub const MAX_SPLITS: usize = 4;
 /// The most split indices one split configuration may carry.
+///
+/// ```
+/// use tensor_layout_core::{error::{Capacity, ParseErrorKind}, layout::MAX_SPLIT_INDICES, parse};
+/// assert_eq!(MAX_SPLIT_INDICES, 8);
+/// assert!(parse::parse_array(b"f32[64]{0:SC(0:1,2,3,4,5,6,7,8)}").is_ok());
+/// let e = parse::parse_array(b"f32[64]{0:SC(0:1,2,3,4,5,6,7,8,9)}").unwrap_err();
+/// assert!(matches!(e.kind, ParseErrorKind::TooMany { what: Capacity::SplitIndices }));
+/// ```
 pub const MAX_SPLIT_INDICES: usize = 8;
 
 /// A memory space `S(n)` (spec §4, "memory spaces").
@@ -426,6 +442,13 @@ pub(crate) const fn validate(p: &ParsedArray) -> Result<(), ValidationError> {
 }
 
 /// The number of independent validation rules [`check_rule`] knows.
+///
+/// ```
+/// use tensor_layout_core::{layout::{check_rule, RULES}, parse};
+/// let p = parse::parse_array(b"f32[3,5]{1,1:T(0,2)L(0)}").unwrap();
+/// let broken: Vec<usize> = (0..RULES).filter(|&r| check_rule(&p, r).is_err()).collect();
+/// assert_eq!(broken, [1, 2, 4]); // minor_to_major, `L`, tiles
+/// ```
 pub const RULES: usize = 9;
 
 /// Checks one independent validation rule (`rule < RULES`) of a parsed array: 0 element type and dimensions;

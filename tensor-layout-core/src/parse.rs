@@ -11,13 +11,37 @@ use crate::shape::{Dim, ParsedArray, MAX_RANK};
 use crate::tile::{Tile, TileDim, MAX_TILES, MAX_TILE_RANK};
 
 /// The deepest tuple nesting [`ShapeParser`] accepts.
+///
+/// ```
+/// use tensor_layout_core::{error::{Capacity, ParseErrorKind}, parse::MAX_DEPTH, print::write_canonical, Error};
+/// let nested = |n: usize| format!("{}f32[]{}", "(".repeat(n), ")".repeat(n));
+/// assert!(write_canonical(nested(MAX_DEPTH).as_bytes(), &mut String::new()).is_ok());
+/// let Err(Error::Parse(e)) = write_canonical(nested(MAX_DEPTH + 1).as_bytes(), &mut String::new()) else { panic!() };
+/// assert!(matches!(e.kind, ParseErrorKind::TooMany { what: Capacity::Nesting }));
+/// assert_eq!(e.offset, MAX_DEPTH);
+/// ```
 pub const MAX_DEPTH: usize = 64;
 
 /// The deepest nesting of `P(..)` physical shapes inside layouts the parser accepts (`P` is only valid for sparse
 /// arrays, so this only bounds how far an invalid shape is read before it is rejected).
+///
+/// ```
+/// use tensor_layout_core::{error::{Capacity, ParseErrorKind}, parse::{parse_array, MAX_PHYSICAL_DEPTH}};
+/// let nested = |n: usize| format!("{}f32[2]{}", "f32[2]{0:P(".repeat(n), ")}".repeat(n));
+/// assert!(parse_array(nested(MAX_PHYSICAL_DEPTH).as_bytes()).is_ok());
+/// let e = parse_array(nested(MAX_PHYSICAL_DEPTH + 1).as_bytes()).unwrap_err();
+/// assert!(matches!(e.kind, ParseErrorKind::TooMany { what: Capacity::PhysicalNesting }));
+/// ```
 pub const MAX_PHYSICAL_DEPTH: usize = 4;
 
 /// A byte range `start..end` of the input.
+///
+/// ```
+/// use tensor_layout_core::parse::{parse_array_mapped, Span};
+/// let (_, map) = parse_array_mapped(b"f32[3,5]").unwrap();
+/// assert_eq!(map.dims[1], Span { start: 6, end: 7 });
+/// assert!(map.layout.is_empty()); // no layout written
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Span {
     /// First byte.
@@ -127,6 +151,14 @@ macro_rules! tri {
 }
 
 /// Skips whitespace and comments from `pos`.
+///
+/// ```
+/// use tensor_layout_core::parse::skip_trivia;
+/// let text = b"  /* c */ // line\n f32[2]";
+/// assert_eq!(skip_trivia(text, 0), 19);
+/// assert_eq!(&text[19..], b"f32[2]");
+/// assert_eq!(skip_trivia(text, 19), 19); // nothing to skip
+/// ```
 pub const fn skip_trivia(text: &[u8], mut pos: usize) -> usize {
     while pos < text.len() {
         let b = text[pos];
@@ -235,6 +267,14 @@ const fn int_starts(text: &[u8], pos: usize) -> bool {
 
 /// Parses `-?[0-9]+` at `pos` (after trivia) as an `i64`. Values outside the `i64` range are errors (XLA would
 /// reinterpret large values through `u64`).
+///
+/// ```
+/// use tensor_layout_core::{error::ParseErrorKind, parse::parse_int};
+/// assert_eq!(parse_int(b"-42", 0), Ok((-42, 3)));
+/// assert_eq!(parse_int(b"[ 7,", 1), Ok((7, 3))); // trivia skipped first
+/// let e = parse_int(b"9223372036854775808", 0).unwrap_err();
+/// assert_eq!(e.kind, ParseErrorKind::IntegerOutOfRange);
+/// ```
 pub const fn parse_int(text: &[u8], pos: usize) -> Result<(i64, usize), ParseError> {
     let pos = skip_trivia(text, pos);
     if !int_starts(text, pos) {
@@ -452,6 +492,13 @@ const fn array_at(
 }
 
 /// The layout attributes in XLA's order, with `pad` (our extension) last.
+///
+/// ```
+/// use tensor_layout_core::{error::ParseErrorKind, parse::{parse_array, ATTRIBUTES}};
+/// assert_eq!((ATTRIBUTES[1], ATTRIBUTES[6]), ("T", "S"));
+/// let e = parse_array(b"f32[2]{0:S(1)T(2)}").unwrap_err();
+/// assert!(matches!(e.kind, ParseErrorKind::AttributeOutOfOrder { attribute: "T", after: "S" }));
+/// ```
 pub const ATTRIBUTES: [&str; 11] = ["D", "T", "L", "#", "*", "E", "S", "SC", "P", "M", "pad"];
 
 /// Identifies the attribute at `pos`: its index in [`ATTRIBUTES`] and the position after its keyword.
@@ -758,6 +805,16 @@ const fn parse_padding(text: &[u8], pos: usize, l: &mut Layout, map: &mut Source
 
 /// One step of a shape read by [`ShapeParser`].
 // The array is held inline on purpose: the parser is allocation-free, so there is nothing to box it in.
+///
+/// ```
+/// use tensor_layout_core::parse::{Event, ShapeParser};
+/// let mut p = ShapeParser::new(b"b(f32[2])");
+/// assert_eq!(p.next_event().unwrap(), Some(Event::BufferStart));
+/// let Some(Event::Array(a)) = p.next_event().unwrap() else { panic!() };
+/// assert_eq!(a.rank(), 1);
+/// assert_eq!(p.next_event().unwrap(), Some(Event::BufferEnd));
+/// assert_eq!(p.next_event().unwrap(), None);
+/// ```
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {

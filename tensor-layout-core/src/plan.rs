@@ -8,6 +8,14 @@ use crate::shape::{ArrayShape, MAX_RANK};
 use crate::tile::{self, chain, TileDim, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};
 
 /// One term of a plan: `stride * c(e)`, `c` the chain of steps applied to the index of dimension `dim`.
+///
+/// ```
+/// use tensor_layout_core::ArrayShape;
+/// let plan = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().offset_plan().unwrap();
+/// let t = plan.terms(0); // the tiled shape is [2,3,2,2]: tile row (stride 12), row within the tile (stride 2)
+/// assert_eq!((t[0].dim, t[0].stride), (0, 12));
+/// assert_eq!((t[1].dim, t[1].stride), (0, 2));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Term {
     /// The logical dimension.

@@ -10,6 +10,16 @@ use crate::tile::{Tile, TileDim};
 use core::fmt;
 
 /// Bytes enough for the canonical text of any array shape within this crate's capacities.
+///
+/// ```
+/// use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
+/// use tensor_layout_core::{ElementType, ParsedArray, MAX_RANK};
+/// let p = ParsedArray::new(ElementType::F32, &[u64::MAX; MAX_RANK]).unwrap();
+/// let (mut big, mut small) = (TextBuf::<MAX_TEXT>::new(), TextBuf::<64>::new());
+/// write_array(&mut big, &p);
+/// write_array(&mut small, &p);
+/// assert!(!big.overflowed() && small.overflowed());
+/// ```
 pub const MAX_TEXT: usize = 8192;
 
 /// A fixed-capacity text buffer written by `const fn`s. Writes past the capacity set a flag and are dropped.

@@ -8,6 +8,13 @@ use crate::error::ValidationError;
 use crate::layout::Layout;
 
 /// The largest number of dimensions (logical rank) a shape may have. Larger shapes are an error.
+///
+/// ```
+/// use tensor_layout_core::{ElementType, ParsedArray, ValidationError, MAX_RANK};
+/// assert!(ParsedArray::new(ElementType::F32, &[1; MAX_RANK]).is_ok());
+/// let e = ParsedArray::new(ElementType::F32, &[1; MAX_RANK + 1]).unwrap_err();
+/// assert_eq!(e, ValidationError::TooManyDimensions { rank: 17 });
+/// ```
 pub const MAX_RANK: usize = 16;
 
 /// One dimension of an array shape.

@@ -6,10 +6,36 @@ use crate::error::IndexError;
 use crate::shape::{ArrayShape, MAX_RANK};
 
 /// The most tile levels one layout may have (`T(..)(..)...`).
+///
+/// ```
+/// use tensor_layout_core::{Tile, TileDim, Tiles, MAX_TILES};
+/// let (mut t, tile) = (Tiles::NONE, Tile::new(&[TileDim::Size(2)]).unwrap());
+/// for _ in 0..MAX_TILES {
+///     assert!(t.push(tile));
+/// }
+/// assert!(!t.push(tile)); // a seventh level does not fit
+/// assert_eq!(t.as_slice().len(), 6);
+/// ```
 pub const MAX_TILES: usize = 6;
 /// The most entries one tile may have.
+///
+/// ```
+/// use tensor_layout_core::{error::{Capacity, ParseErrorKind}, parse::parse_array, MAX_TILE_RANK};
+/// let tile = |n: usize| format!("f32[2]{{0:T({})}}", vec!["1"; n].join(","));
+/// assert!(parse_array(tile(MAX_TILE_RANK).as_bytes()).is_ok());
+/// let e = parse_array(tile(MAX_TILE_RANK + 1).as_bytes()).unwrap_err();
+/// assert!(matches!(e.kind, ParseErrorKind::TooMany { what: Capacity::TileEntries }));
+/// ```
 pub const MAX_TILE_RANK: usize = 16;
 /// The most dimensions the final tiled (physical) shape can have; never exceeded by a valid layout.
+///
+/// ```
+/// use tensor_layout_core::{ArrayShape, MAX_PHYSICAL_RANK};
+/// assert_eq!(MAX_PHYSICAL_RANK, 16 + 6 * 16);
+/// // The tiled shape has the logical dimensions plus one per tile entry: 2 + 2 + 2.
+/// let s = ArrayShape::parse("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap();
+/// assert_eq!(s.physical_shape().unwrap().as_slice().len(), 6);
+/// ```
 pub const MAX_PHYSICAL_RANK: usize = MAX_RANK + MAX_TILES * MAX_TILE_RANK;
 
 /// One entry of a tile.
@@ -168,6 +194,13 @@ pub struct Tiles {
 
 impl Tiles {
     /// No tiles.
+    ///
+    /// ```
+    /// use tensor_layout_core::{ArrayShape, Tiles};
+    /// let s = ArrayShape::parse("f32[3,5]{1,0}").unwrap();
+    /// assert_eq!(s.layout().tiles(), Tiles::NONE.as_slice());
+    /// assert!(!s.layout().is_tiled());
+    /// ```
     pub const NONE: Tiles = Tiles { count: 0, tiles: [Tile::EMPTY; MAX_TILES] };
 
     /// The tiles as a slice.

@@ -44,10 +44,25 @@ use crate::Static;
 type Marker<T> = PhantomData<fn() -> T>;
 
 /// Marks an absent entry of [`Dims`].
+///
+/// ```
+/// use tensor_layout::broadcast::{Dims, StaticDims, ABSENT};
+/// // Entries from the first `ABSENT` on are not dimensions.
+/// let d = <Dims<0, 2, ABSENT> as StaticDims>::DIMS.unwrap();
+/// assert_eq!(d.as_slice(), &[0, 2]);
+/// ```
 pub const ABSENT: i64 = i64::MIN;
 
 /// Broadcast dimensions as a type: `Dims<1>`, `Dims<1, 2>`, ... (up to 16 entries). For [`BroadcastMajor`],
 /// the sizes of the new major dimensions.
+///
+/// ```
+/// use tensor_layout::{layout, broadcast::{Broadcast, Dims, StaticDims}};
+/// assert_eq!(<Dims<1, 2> as StaticDims>::DIMS.unwrap().as_slice(), &[1, 2]);
+/// // `f32[3]` maps onto dimension 1 of `f32[2,3]`.
+/// type R = Broadcast<layout!(f32[2,3]), layout!(f32[3]), Dims<1>>;
+/// assert_eq!(R::TEXT, "f32[2,3]{1,0}");
+/// ```
 pub struct Dims<
     const D0: i64 = ABSENT,
     const D1: i64 = ABSENT,
@@ -68,9 +83,25 @@ pub struct Dims<
 >(PhantomData<()>);
 
 /// No broadcast dimensions (the default of [`Broadcast`]).
+///
+/// ```
+/// use tensor_layout::{layout, broadcast::{Broadcast, NoDims, StaticDims}};
+/// assert!(<NoDims as StaticDims>::DIMS.is_none());
+/// // Operands of equal rank, size-1 dimensions stretched.
+/// type R = Broadcast<layout!(f32[2,1]), layout!(f32[1,3]), NoDims>;
+/// assert_eq!(R::DIMS, &[2, 3]);
+/// ```
 pub struct NoDims;
 
 /// Broadcast dimensions known to the type system.
+///
+/// ```
+/// use tensor_layout::broadcast::{Dims, NoDims, StaticDims};
+/// fn count<D: StaticDims>() -> usize {
+///     D::DIMS.map_or(0, |d| d.as_slice().len())
+/// }
+/// assert_eq!((count::<Dims<0, 2>>(), count::<Dims<1>>(), count::<NoDims>()), (2, 1, 0));
+/// ```
 pub trait StaticDims {
     /// The dimensions, or `None` for [`NoDims`].
     const DIMS: Option<DimList>;
@@ -126,6 +157,15 @@ const fn slice(d: &'static Option<DimList>) -> Option<&'static [i64]> {
 }
 
 /// The source of a static element-wise broadcast: `A op B` with broadcast dimensions `D`.
+///
+/// ```
+/// use tensor_layout::{layout, broadcast::{Binary, Broadcast, Dims}, Static};
+/// type M = layout!(f32[2,3]);
+/// type V = layout!(f32[3]);
+/// // `Broadcast` is the static layout whose source is `Binary`.
+/// let r: Static<_, Binary<_, _, Dims<1>>> = Broadcast::<M, V, Dims<1>>::default();
+/// assert_eq!(r.to_string(), "f32[2,3]{1,0}");
+/// ```
 pub struct Binary<A, B, D>(Marker<(A, B, D)>);
 
 impl<A: Source, B: Source, D: StaticDims> Source for Binary<A, B, D> {
@@ -136,6 +176,14 @@ impl<A: Source, B: Source, D: StaticDims> Source for Binary<A, B, D> {
 }
 
 /// The source of a static `broadcast_in_dim(A, Out, D)`.
+///
+/// ```
+/// use tensor_layout::{layout, broadcast::{BroadcastInDim, Dims, InDim}, Static};
+/// type V = layout!(f32[3]);
+/// type Out = layout!(f32[2,3]);
+/// let r: Static<_, InDim<_, _, Dims<1>>> = BroadcastInDim::<V, Out, Dims<1>>::default();
+/// assert_eq!(r.to_string(), "f32[2,3]{1,0}");
+/// ```
 pub struct InDim<A, Out, D>(Marker<(A, Out, D)>);
 
 impl<A: Source, Out: Source, D: StaticDims> Source for InDim<A, Out, D> {
@@ -152,6 +200,13 @@ impl<A: Source, Out: Source, D: StaticDims> Source for InDim<A, Out, D> {
 }
 
 /// The source of a static `broadcast(A, sizes)` (new major dimensions).
+///
+/// ```
+/// use tensor_layout::{layout, broadcast::{BroadcastMajor, Dims, Major}, Static};
+/// type V = layout!(f32[3]);
+/// let r: Static<_, Major<_, Dims<2, 4>>> = BroadcastMajor::<V, Dims<2, 4>>::default();
+/// assert_eq!(r.to_string(), "f32[2,4,3]{2,1,0}");
+/// ```
 pub struct Major<A, Sizes>(Marker<(A, Sizes)>);
 
 impl<A: Source, Sizes: StaticDims> Source for Major<A, Sizes> {
@@ -177,6 +232,14 @@ impl<A: Source, Sizes: StaticDims> Source for Major<A, Sizes> {
 }
 
 /// The static broadcasting operations a layout type supports with `B` (operands of one element type).
+///
+/// ```
+/// use tensor_layout::{layout, broadcast::{BroadcastWith, Dims}};
+/// type M = layout!(f32[2,3]);
+/// type V = layout!(f32[3]);
+/// assert_eq!(<V as BroadcastWith<M, Dims<1>>>::Binary::TEXT, "f32[2,3]{1,0}");
+/// assert_eq!(<V as BroadcastWith<M, Dims<1>>>::InDim::DIMS, &[2, 3]);
+/// ```
 pub trait BroadcastWith<B, D> {
     /// The element-wise broadcast of `Self` and `B` with dimensions `D`.
     type Binary;
@@ -191,12 +254,36 @@ impl<E: Element, S1: Source, S2: Source, D: StaticDims> BroadcastWith<Static<E, 
 
 /// The layout of an element-wise operation of `A` and `B` with broadcast dimensions `D`:
 /// `Broadcast<M, V, Dims<1>>`.
+///
+/// ```
+/// use tensor_layout::{layout, broadcast::{Broadcast, Dims}};
+/// type M = layout!(f32[2,3]);
+/// type V = layout!(f32[3]);
+/// type R = Broadcast<M, V, Dims<1>>;
+/// assert_eq!(R::TEXT, "f32[2,3]{1,0}");
+/// assert_eq!(R::BYTE_SIZE, 24);
+/// ```
 pub type Broadcast<A, B, D = NoDims> = <A as BroadcastWith<B, D>>::Binary;
 
 /// The layout of `broadcast_in_dim(A, Out, D)`: `Out`'s dimensions with the default layout.
+///
+/// ```
+/// use tensor_layout::{layout, broadcast::{BroadcastInDim, Dims}};
+/// type V = layout!(f32[3]);
+/// // `Out`'s column-major layout is not kept: the result has the default layout.
+/// type R = BroadcastInDim<V, layout!(f32[2,3]{0,1}), Dims<1>>;
+/// assert_eq!(R::TEXT, "f32[2,3]{1,0}");
+/// ```
 pub type BroadcastInDim<A, Out, D> = <A as BroadcastWith<Out, D>>::InDim;
 
 /// The static layouts of a plain `broadcast`.
+///
+/// ```
+/// use tensor_layout::{layout, broadcast::{BroadcastMajorWith, Dims}};
+/// type V = layout!(f32[3]);
+/// type R = <V as BroadcastMajorWith<Dims<2, 4>>>::Output;
+/// assert_eq!(R::DIMS, &[2, 4, 3]);
+/// ```
 pub trait BroadcastMajorWith<Sizes> {
     /// `broadcast(Self, Sizes)`.
     type Output;
@@ -208,6 +295,13 @@ impl<E: Element, S: Source, Sizes: StaticDims> BroadcastMajorWith<Sizes> for Sta
 
 /// The layout of XLA's `broadcast(A, sizes)`: `BroadcastMajor<V, Dims<2, 4>>` puts new dimensions of sizes 2 and
 /// 4 in front.
+///
+/// ```
+/// use tensor_layout::{layout, broadcast::{BroadcastMajor, Dims}};
+/// type R = BroadcastMajor<layout!(f32[3]), Dims<2, 4>>;
+/// assert_eq!(R::TEXT, "f32[2,4,3]{2,1,0}");
+/// assert_eq!(R::STRIDES, &[12, 3, 1]);
+/// ```
 pub type BroadcastMajor<A, Sizes> = <A as BroadcastMajorWith<Sizes>>::Output;
 
 /// The layout of `a op b` for two static layouts, checked when the calling code is built (after

@@ -77,10 +77,25 @@ const fn usize_slice<const N: usize>(shape: &ArrayShape, v: &[u64]) -> ([usize; 
 
 impl<E: Element, S: Source> Static<E, S> {
     /// The validated shape, as `tensor-layout-core` models it.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, ArrayShape};
+    /// type T = layout!(f32[3,5]<1,0:T(2,2)>);
+    /// assert_eq!(T::SHAPE, ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap());
+    /// assert_eq!(T::SHAPE.offset(&[2, 3]), Ok(17));
+    /// ```
     pub const SHAPE: ArrayShape = S::SHAPE;
 
     /// Evaluates the layout: as an item, `const _: () = L::CHECK;` makes an invalid derived layout (an illegal
     /// broadcast) a compile error under `cargo check`.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, broadcast::{Broadcast, Dims}};
+    /// type M = layout!(f32[2,3]);
+    /// type V = layout!(f32[3]);
+    /// // Checked under `cargo check`: `f32[3]` broadcasts into dimension 1 of `f32[2,3]`.
+    /// const _: () = Broadcast::<M, V, Dims<1>>::CHECK;
+    /// ```
     pub const CHECK: () = {
         let _ = Self::SHAPE;
     };
@@ -92,21 +107,49 @@ impl<E: Element, S: Source> Static<E, S> {
     };
 
     /// The canonical text of the layout (XLA's printed form).
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// // `<..>` and `{..}`, `S(0)` written or not: one canonical text.
+    /// assert_eq!(<layout!(f32[3,5]<1,0:T(2,2)S(0)>)>::TEXT, "f32[3,5]{1,0:T(2,2)}");
+    /// assert_eq!(<layout!(f32[2,3])>::TEXT, "f32[2,3]{1,0}");
+    /// ```
     pub const TEXT: &'static str = {
         let b: &'static TextBuf<MAX_TEXT> = &Self::TEXT_BUFFER;
         b.as_str()
     };
 
     /// The runtime twin.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, DynLayout};
+    /// type T = layout!(f32[3,5]<1,0:T(2,2)>);
+    /// let d: DynLayout = "f32[3,5]{1,0:T(2,2)}".parse().unwrap();
+    /// assert_eq!(T::DYN, d);
+    /// assert_eq!(T::DYN.offset(&[2, 3]), Ok(17));
+    /// ```
     pub const DYN: DynLayout = match DynLayout::new(Self::SHAPE) {
         Ok(d) => d,
         Err(_) => panic!("a static layout describes an array"),
     };
 
     /// The element type.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, ElementType};
+    /// type T = layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
+    /// assert_eq!(T::ELEMENT_TYPE, ElementType::Bf16);
+    /// assert_eq!(T::ELEMENT_TYPE.name(), "bf16");
+    /// ```
     pub const ELEMENT_TYPE: ElementType = E::TYPE;
 
     /// The number of dimensions.
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// assert_eq!(<layout!(f32[5,8,10,4])>::RANK, 4);
+    /// assert_eq!(<layout!(f32[])>::RANK, 0);
+    /// ```
     pub const RANK: usize = Self::SHAPE.rank();
 
     const DIMS_ARRAY: ([usize; MAX_RANK], usize) = {
@@ -123,6 +166,12 @@ impl<E: Element, S: Source> Static<E, S> {
     };
 
     /// The dimensions, in logical order.
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// // Logical order, whatever the layout.
+    /// assert_eq!(<layout!(f32[5,8,10,4]<0,1,2,3>)>::DIMS, &[5, 8, 10, 4]);
+    /// ```
     pub const DIMS: &'static [usize] = {
         let a: &'static ([usize; MAX_RANK], usize) = &Self::DIMS_ARRAY;
         a.0.split_at(a.1).0
@@ -140,6 +189,12 @@ impl<E: Element, S: Source> Static<E, S> {
     };
 
     /// `minor_to_major`: the dimensions from most minor to most major.
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// assert_eq!(<layout!(f32[5,8,10,4])>::MINOR_TO_MAJOR, &[3, 2, 1, 0]);
+    /// assert_eq!(<layout!(f32[2,3]<0,1>)>::MINOR_TO_MAJOR, &[0, 1]);
+    /// ```
     pub const MINOR_TO_MAJOR: &'static [usize] = {
         let a: &'static [usize; MAX_RANK] = &Self::M2M_ARRAY;
         a.split_at(Self::RANK).0
@@ -152,6 +207,13 @@ impl<E: Element, S: Source> Static<E, S> {
 
     /// Element strides of each logical dimension. Only for untiled layouts: using it on a tiled layout is a
     /// compile error.
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// assert_eq!(<layout!(f32[5,8,10,4]{3,2,1,0})>::STRIDES, &[320, 40, 4, 1]);
+    /// // Column-major: dimension 0 is the most minor.
+    /// assert_eq!(<layout!(f32[2,3]{0,1})>::STRIDES, &[1, 2]);
+    /// ```
     pub const STRIDES: &'static [usize] = {
         let a: &'static ([usize; MAX_RANK], usize) = &Self::STRIDES_ARRAY;
         a.0.split_at(a.1).0
@@ -163,50 +225,112 @@ impl<E: Element, S: Source> Static<E, S> {
     };
 
     /// The final tiled shape, most major first: memory order is its row-major order.
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// // [3,5] in 2x2 tiles: a 2x3 grid of tiles, each 2x2.
+    /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::PHYSICAL_SHAPE, &[2, 3, 2, 2]);
+    /// ```
     pub const PHYSICAL_SHAPE: &'static [usize] = {
         let a: &'static ([usize; tensor_layout_core::MAX_PHYSICAL_RANK], usize) = &Self::PHYSICAL_ARRAY;
         a.0.split_at(a.1).0
     };
 
     /// The tile levels, outermost first.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, TileDim::Size};
+    /// type Act = layout!(bf16[32,32,4096]{2,1,0:T(8,128)(2,1)});
+    /// assert_eq!(Act::TILES.len(), 2);
+    /// assert_eq!(Act::TILES[0].dims(), &[Size(8), Size(128)]);
+    /// assert_eq!(Act::TILES[1].dims(), &[Size(2), Size(1)]);
+    /// ```
     pub const TILES: &'static [Tile] = {
         let s: &'static ArrayShape = &Self::SHAPE;
         s.layout().tiles()
     };
 
     /// The number of elements (product of the dimensions).
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// // 15 elements, though the tiles pad the storage to 24 slots.
+    /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::ELEMENT_COUNT, 15);
+    /// ```
     pub const ELEMENT_COUNT: usize = match Self::SHAPE.element_count() {
         Ok(v) => to_usize(&Self::SHAPE, v as u128),
         Err(e) => fail(&Self::SHAPE, e),
     };
 
     /// Storage slots, including partial-tile padding and `L` alignment.
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// // 2x3 tiles of 2x2 slots: the partial tiles of row 2 and column 4 are padding.
+    /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::STORAGE_ELEMENTS, 24);
+    /// assert_eq!(<layout!(f32[3,5])>::STORAGE_ELEMENTS, 15);
+    /// ```
     pub const STORAGE_ELEMENTS: usize = match Self::SHAPE.storage_elements() {
         Ok(v) => to_usize(&Self::SHAPE, v),
         Err(e) => fail(&Self::SHAPE, e),
     };
 
     /// Bytes of storage, including `E(n)` packing. A size that does not fit `usize` is a compile error.
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::BYTE_SIZE, 96);
+    /// // Two 4-bit elements per byte.
+    /// assert_eq!(<layout!(s4[16]{0:E(4)})>::BYTE_SIZE, 8);
+    /// ```
     pub const BYTE_SIZE: usize = match Self::SHAPE.byte_size() {
         Ok(v) => to_usize(&Self::SHAPE, v),
         Err(e) => fail(&Self::SHAPE, e),
     };
 
     /// XLA's `ShapeUtil::ArraySize` (first tile only).
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::XLA_ARRAY_SIZE, 96);
+    /// // Untiled, XLA ignores `L`: 28 bytes, where the storage rounds up to 8 elements.
+    /// type L = layout!(f32[7]{0:L(4)});
+    /// assert_eq!((L::XLA_ARRAY_SIZE, L::BYTE_SIZE), (28, 32));
+    /// ```
     pub const XLA_ARRAY_SIZE: usize = match Self::SHAPE.xla_array_size() {
         Ok(v) => to_usize(&Self::SHAPE, v),
         Err(e) => fail(&Self::SHAPE, e),
     };
 
     /// Storage bits per element (`E(n)`, or 8 times the type's byte width).
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// assert_eq!(<layout!(bf16[16,256])>::ELEMENT_BITS, 16);
+    /// assert_eq!(<layout!(s4[16]{0:E(4)})>::ELEMENT_BITS, 4);
+    /// ```
     pub const ELEMENT_BITS: usize = Self::SHAPE.element_bits() as usize;
 
     /// The memory space `S(n)`.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, MemorySpace};
+    /// assert_eq!(<layout!(bf16[16,256]{1,0:T(8,128)(2,1)S(1)})>::MEMORY_SPACE, MemorySpace(1));
+    /// assert_eq!(<layout!(bf16[16,256])>::MEMORY_SPACE, MemorySpace(0));
+    /// ```
     pub const MEMORY_SPACE: MemorySpace = Self::SHAPE.layout().memory_space();
 
     /// The offset plan: offsets of runtime indices as per-dimension `div`/`mod` terms whose sizes are constants
     /// (the compiler folds them into shifts and masks). Using it on a layout that combines dimensions (`*`) is a
     /// compile error.
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// type T = layout!(f32[3,5]{1,0:T(2,2)});
+    /// assert_eq!(T::PLAN.offset(&[2, 3]), 17);
+    /// // Dimension 0 contributes a tile row (2 / 2) and a row within the tile (2 % 2).
+    /// assert_eq!(T::PLAN.terms(0).len(), 2);
+    /// ```
     pub const PLAN: OffsetPlan = match Self::SHAPE.offset_plan() {
         Ok(p) => p,
         Err(e) => fail(&Self::SHAPE, e),

@@ -7,6 +7,13 @@ use crate::shape::{Dim, ParsedArray, MAX_RANK};
 use core::fmt;
 
 /// Which rule a broadcast breaks; the numbers are in the variant, the shapes in [`BroadcastError`].
+///
+/// ```
+/// use tensor_layout_core::{broadcast::{broadcast_in_dim, BroadcastErrorKind}, ArrayShape};
+/// let shape = |s| ArrayShape::parse(s).unwrap();
+/// let e = broadcast_in_dim(&shape("f32[3]"), &shape("f32[2,3]"), &[2]).unwrap_err();
+/// assert!(matches!(e.kind, BroadcastErrorKind::DimOutOfRange { entry: 0, value: 2, rank: 2 }));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum BroadcastErrorKind {
@@ -136,6 +143,14 @@ impl fmt::Display for Operand {
 }
 
 /// What an operation was asked to do.
+///
+/// ```
+/// use tensor_layout_core::{broadcast::{broadcast_in_dim, Operation}, ArrayShape};
+/// let shape = |s| ArrayShape::parse(s).unwrap();
+/// let e = broadcast_in_dim(&shape("f32[3]"), &shape("f32[2,3]"), &[0]).unwrap_err();
+/// assert_eq!(e.operation, Operation::InDim);
+/// assert!(e.to_string().starts_with("cannot broadcast `f32[3]` into `f32[2,3]`"));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Operation {
     /// An element-wise binary operation (`lhs` op `rhs`).

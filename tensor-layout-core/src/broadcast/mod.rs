@@ -31,6 +31,13 @@ pub struct DimList {
 
 impl DimList {
     /// No broadcast dimensions.
+    ///
+    /// ```
+    /// use tensor_layout_core::broadcast::{DimList, Request};
+    /// let r = Request::parse(b"broadcast f32[3] sizes=()").unwrap();
+    /// assert_eq!(r.dims, Some(DimList::EMPTY));
+    /// assert_eq!(DimList::new(&[]), Some(DimList::EMPTY));
+    /// ```
     pub const EMPTY: DimList = DimList { len: 0, values: [0; MAX_RANK] };
 
     /// Broadcast dimensions with these entries; `None` with more than [`MAX_RANK`].

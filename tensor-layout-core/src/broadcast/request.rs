@@ -123,6 +123,14 @@ const fn is_complex(t: ElementType) -> bool {
 }
 
 /// Which operation a [`Request`] asks for.
+///
+/// ```
+/// use tensor_layout_core::broadcast::{BinaryOp, Request, RequestKind};
+/// let r = Request::parse(b"f32[2] max f32[2]").unwrap();
+/// assert_eq!(r.kind, RequestKind::Binary(BinaryOp::Maximum));
+/// let r = Request::parse(b"broadcast f32[3] sizes=(2)").unwrap();
+/// assert_eq!(r.kind, RequestKind::Major);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum RequestKind {
     /// `lhs OP rhs [dims=(..)]`.
@@ -157,6 +165,13 @@ pub struct Request {
 /// Why a request has no result: an operand that is not a valid shape, an operation that does not take the
 /// operands' type, or a broadcast XLA rejects.
 // The broadcast error carries both operands; without an allocator it cannot be boxed.
+///
+/// ```
+/// use tensor_layout_core::{broadcast::{BinaryOp, Request, RequestError}, ElementType};
+/// let e = Request::parse(b"f32[2] xor f32[2]").unwrap().evaluate().unwrap_err();
+/// assert!(matches!(e, RequestError::ElementType { op: BinaryOp::Xor, element_type: ElementType::F32 }));
+/// assert_eq!(e.to_string(), "operation `xor` does not take `f32` operands");
+/// ```
 #[allow(clippy::large_enum_variant)]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[non_exhaustive]
