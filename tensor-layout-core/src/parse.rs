@@ -312,14 +312,16 @@ const fn parse_size(text: &[u8], pos: usize) -> Result<(u64, usize), ParseError>
     Ok((v as u64, end))
 }
 
-/// Parses `INT (',' INT)*` at `pos` (after trivia) into `values`, each with its span: at most [`MAX_RANK`]
-/// integers, non-negative ones when `sizes`. Returns how many and the position after the last.
-pub(crate) const fn int_list(
+/// Parses `INT (',' INT)*` at `pos` (after trivia) into `values`, each with its span: at most `N` integers
+/// (more is a `TooMany { what }` error), non-negative ones when `sizes`. Returns how many and the position after
+/// the last.
+pub(crate) const fn int_list<const N: usize>(
     text: &[u8],
     pos: usize,
-    values: &mut [i64; MAX_RANK],
-    spans: &mut [Span; MAX_RANK],
+    values: &mut [i64; N],
+    spans: &mut [Span; N],
     sizes: bool,
+    what: Capacity,
 ) -> Result<(usize, usize), ParseError> {
     let mut n = 0;
     let mut p = pos;
@@ -329,8 +331,8 @@ pub(crate) const fn int_list(
         if sizes && v < 0 {
             return Err(error(start, e, ParseErrorKind::NegativeDimension { value: v }));
         }
-        if n == MAX_RANK {
-            return Err(error(start, e, ParseErrorKind::TooMany { what: Capacity::Dimensions }));
+        if n == N {
+            return Err(error(start, e, ParseErrorKind::TooMany { what }));
         }
         values[n] = v;
         spans[n] = Span { start, end: e };
@@ -533,7 +535,8 @@ const fn parse_layout_body(
 ) -> Result<usize, ParseError> {
     let mut p = skip_trivia(text, pos);
     if int_starts(text, p) {
-        let (n, end) = tri!(int_list(text, p, &mut l.minor_to_major, &mut map.minor_to_major, false));
+        let (n, end) =
+            tri!(int_list(text, p, &mut l.minor_to_major, &mut map.minor_to_major, false, Capacity::Dimensions));
         l.m2m_len = n as u8;
         p = end;
     }
@@ -748,28 +751,13 @@ const fn parse_splits(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, 
         let mut sc = SplitConfig { dimension: d, len: 0, indices: [0; MAX_SPLIT_INDICES] };
         p = tri!(expect_byte(text, e, b':', Expected::Colon));
         p = skip_trivia(text, p);
-        if at(text, p, b')') {
-            p += 1;
-        } else {
-            loop {
-                let start = skip_trivia(text, p);
-                let (v, e) = tri!(parse_int(text, start));
-                if sc.len as usize == MAX_SPLIT_INDICES {
-                    return Err(error(start, e, ParseErrorKind::TooMany { what: Capacity::SplitIndices }));
-                }
-                sc.indices[sc.len as usize] = v;
-                sc.len += 1;
-                p = skip_trivia(text, e);
-                if at(text, p, b',') {
-                    p += 1;
-                } else if at(text, p, b')') {
-                    p += 1;
-                    break;
-                } else {
-                    return Err(expected(text, p, Expected::CommaOrCloseParen));
-                }
-            }
+        if !at(text, p, b')') {
+            let mut spans = [Span::NONE; MAX_SPLIT_INDICES];
+            let (n, end) = tri!(int_list(text, p, &mut sc.indices, &mut spans, false, Capacity::SplitIndices));
+            sc.len = n as u8;
+            p = end;
         }
+        p = tri!(expect_byte(text, p, b')', Expected::CommaOrCloseParen));
         if l.split_count as usize == MAX_SPLITS {
             return Err(error(split_start, p, ParseErrorKind::TooMany { what: Capacity::Splits }));
         }
@@ -785,7 +773,7 @@ const fn parse_padding(text: &[u8], pos: usize, l: &mut Layout, map: &mut Source
     let p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
     let mut pad = Padding { len: 0, dims: [0; MAX_RANK], value: PaddingValue::Unspecified };
     let mut values = [0i64; MAX_RANK];
-    let (n, mut p) = tri!(int_list(text, p, &mut values, &mut map.padding, true));
+    let (n, mut p) = tri!(int_list(text, p, &mut values, &mut map.padding, true, Capacity::Dimensions));
     while (pad.len as usize) < n {
         pad.dims[pad.len as usize] = values[pad.len as usize] as u64;
         pad.len += 1;

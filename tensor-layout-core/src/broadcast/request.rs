@@ -9,7 +9,7 @@
 
 use super::{broadcast_binary, broadcast_in_dim, broadcast_major, BroadcastError, DimList};
 use crate::dtype::{bytes_eq, ElementType};
-use crate::error::{Error, Expected, ParseError, ParseErrorKind, Snippet};
+use crate::error::{Capacity, Error, Expected, ParseError, ParseErrorKind, Snippet};
 use crate::parse::{int_list, parse_array_at, skip_trivia, Span};
 use crate::shape::{ArrayShape, ParsedArray, MAX_RANK};
 use core::fmt;
@@ -241,7 +241,7 @@ const fn parse_list(text: &[u8], pos: usize, key: &[u8]) -> Result<Option<(DimLi
     }
     let mut values = [0i64; MAX_RANK];
     let mut spans = [Span { start: 0, end: 0 }; MAX_RANK];
-    let (n, q) = match int_list(text, q, &mut values, &mut spans, false) {
+    let (n, q) = match int_list(text, q, &mut values, &mut spans, false, Capacity::Dimensions) {
         Ok(x) => x,
         Err(e) => return Err(e),
     };

@@ -276,20 +276,7 @@ fn transposes<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(drv: Lv, oth: Lo, sides
                 ea += kg;
             }
             // Next line: the odometer over the other dimensions, most minor first.
-            let mut carried = true;
-            for &m in m2m {
-                let d = m as usize;
-                if d == a || d == b {
-                    continue;
-                }
-                local[d] += 1;
-                if local[d] < valid[d] {
-                    carried = false;
-                    break;
-                }
-                local[d] = 0;
-            }
-            if carried {
+            if super::step_local(&mut local, &valid, m2m, |d| d == a || d == b) {
                 break;
             }
         }

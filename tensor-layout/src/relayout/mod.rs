@@ -45,6 +45,23 @@ mod tables;
 
 pub(crate) use padding::{fill_padding, fill_padding_before_writing};
 
+/// One step of an odometer over a tile's local index, most minor dimension first (`m2m` order), leaving out the
+/// dimensions `skip` names: `true` once every position was visited (the index wrapped to zero).
+pub(crate) fn step_local(local: &mut [usize], valid: &[usize], m2m: &[i64], skip: impl Fn(usize) -> bool) -> bool {
+    for &m in m2m {
+        let d = m as usize;
+        if skip(d) {
+            continue;
+        }
+        local[d] += 1;
+        if local[d] < valid[d] {
+            return false;
+        }
+        local[d] = 0;
+    }
+    true
+}
+
 /// What differs between the layouts of a relayout.
 ///
 /// ```

@@ -82,20 +82,7 @@ pub(super) fn relayout<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(
                 other += theirs[first[d] + local[d]];
             }
             sides.pairs_of_tables(at, mine_inner, other, theirs_inner);
-            let mut carried = true;
-            for &m in m2m {
-                let d = m as usize;
-                if d == inner {
-                    continue;
-                }
-                local[d] += 1;
-                if local[d] < valid[d] {
-                    carried = false;
-                    break;
-                }
-                local[d] = 0;
-            }
-            if carried {
+            if super::step_local(&mut local, &valid, m2m, |d| d == inner) {
                 break;
             }
         }
