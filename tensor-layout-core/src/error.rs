@@ -794,7 +794,8 @@ impl IndexError {
     }
 }
 
-const fn count<const N: usize>(b: &mut TextBuf<N>, n: u64, one: &str, many: &str) {
+/// Writes `n` and the noun that agrees with it: `1 entry`, `2 entries`.
+pub(crate) const fn count<const N: usize>(b: &mut TextBuf<N>, n: u64, one: &str, many: &str) {
     b.push_u64(n);
     b.push_str(" ");
     b.push_str(if n == 1 { one } else { many });

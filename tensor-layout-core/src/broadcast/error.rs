@@ -2,6 +2,7 @@
 
 use super::DimList;
 use crate::dtype::ElementType;
+use crate::error::count as count_of;
 use crate::print::{write_type_and_dims, TextBuf};
 use crate::shape::{Dim, ParsedArray, MAX_RANK};
 use core::fmt;
@@ -288,11 +289,9 @@ impl BroadcastError {
             }
             K::DimsCount { rank, count } => {
                 b.push_str("the lower-rank operand has ");
-                b.push_u64(rank as u64);
-                b.push_str(if rank == 1 { " dimension" } else { " dimensions" });
+                count_of(b, rank as u64, "dimension", "dimensions");
                 b.push_str(" but ");
-                b.push_u64(count as u64);
-                b.push_str(if count == 1 { " broadcast dimension is" } else { " broadcast dimensions are" });
+                count_of(b, count as u64, "broadcast dimension is", "broadcast dimensions are");
                 b.push_str(" given");
             }
             K::DimOutOfRange { entry, value, rank } => {
@@ -301,8 +300,7 @@ impl BroadcastError {
                 b.push_str(" (entry ");
                 b.push_u64(entry as u64);
                 b.push_str(") is out of range for ");
-                b.push_u64(rank as u64);
-                b.push_str(if rank == 1 { " dimension" } else { " dimensions" });
+                count_of(b, rank as u64, "dimension", "dimensions");
             }
             K::DimMismatch { dimension, size, target, target_size } => {
                 b.push_str("dimension ");

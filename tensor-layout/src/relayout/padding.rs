@@ -36,14 +36,9 @@ pub(crate) fn fill_padding_before_writing<L: ViewLayout, E: Scalar>(v: &mut View
     };
     let slots = g.tile_slots() as usize;
     let tiles = g.tile_count() as usize;
-    let dims = layout.dims();
-    let boxed = (0..dims.len()).fold(1u64, |n, d| n.saturating_mul(g.tile_extent(d)));
-    let internal = boxed != g.tile_slots();
-    for n in 0..tiles {
-        if internal || partial(g, dims, n) {
-            if let Some(s) = v.data.get_mut(n * slots..(n + 1) * slots) {
-                s.fill(pad);
-            }
+    for n in tiles_with_padding(g, layout.dims()) {
+        if let Some(s) = v.data.get_mut(n * slots..(n + 1) * slots) {
+            s.fill(pad);
         }
     }
     if let Some(s) = v.data.get_mut(tiles.saturating_mul(slots)..) {
@@ -69,18 +64,21 @@ pub(crate) fn padding_ranges<L: ViewLayout>(layout: L, mut f: impl FnMut(Range<u
     };
     let slots = g.tile_slots() as usize;
     let tiles = g.tile_count() as usize;
-    let dims = layout.dims();
-    let boxed = (0..dims.len()).fold(1u64, |n, d| n.saturating_mul(g.tile_extent(d)));
-    let internal = boxed != g.tile_slots();
-    for n in 0..tiles {
-        if internal || partial(g, dims, n) {
-            gaps(layout, n, n * slots, slots, &mut f);
-        }
+    for n in tiles_with_padding(g, layout.dims()) {
+        gaps(layout, n, n * slots, slots, &mut f);
     }
     let end = tiles.saturating_mul(slots);
     if end < storage {
         f(end..storage);
     }
+}
+
+/// The tiles that hold padding: all of them when a tile spans more slots than its box of elements (a later
+/// tile level pads inside it), else the partial edge tiles.
+fn tiles_with_padding<'a>(g: &'a TileGrid, dims: &'a [usize]) -> impl Iterator<Item = usize> + 'a {
+    let boxed = (0..dims.len()).fold(1u64, |n, d| n.saturating_mul(g.tile_extent(d)));
+    let internal = boxed != g.tile_slots();
+    (0..g.tile_count() as usize).filter(move |&n| internal || partial(g, dims, n))
 }
 
 /// Whether tile `n` reaches past the dimensions.
