@@ -106,7 +106,7 @@ fn compile_time_positions() {
     const P: Position<Act> = Position::new([1, 9, 130]);
     const LAST: Position<Act> = Position::new([31, 31, 4095]);
     assert_eq!(P.offset(), 164_869); // DESIGN §1
-    assert_eq!(LAST.offset(), Act::offset([31, 31, 4095]));
+    assert_eq!(LAST.offset(), tensor_layout::offset!(Act[31, 31, 4095]));
     let mut s = vec![0u16; Act::STORAGE_ELEMENTS];
     let mut v = ViewMut::new(Act::default(), &mut s).unwrap();
     v[P] = 7;

@@ -3,8 +3,9 @@
 
 use tensor_layout_core::{ArrayShape, IndexError, OffsetPlan, TileGrid, MAX_RANK};
 
-use crate::__private::{Element, Source};
-use crate::{DynLayout, Static};
+use crate::element::Element;
+use crate::typed::Source;
+use crate::{Bound, DynLayout, Static};
 
 pub(crate) mod sealed {
     use tensor_layout_core::{ArrayShape, OffsetPlan, TileGrid};
@@ -14,6 +15,9 @@ pub(crate) mod sealed {
     pub trait Sealed: Copy {
         /// The shape of a static layout (checked at compile time), `None` for a runtime one.
         const STATIC: Option<ArrayShape>;
+        /// Whether the layout passed validation (a runtime layout always has; a static one unless its type was
+        /// written by hand).
+        const VALID: bool = true;
         fn shape(&self) -> &ArrayShape;
         fn dims(&self) -> &[usize];
         fn storage_elements(&self) -> usize;
@@ -53,7 +57,7 @@ trait ViewConsts {
     const TILES_FULL: bool;
 }
 
-impl<E: Element, S: Source> ViewConsts for Static<E, S> {
+impl<E: Element, S: Source<E>> ViewConsts for Static<E, S> {
     const SHAPE_REF: &'static ArrayShape = &Self::SHAPE;
     const PLAN_REF: Option<&'static OffsetPlan> = {
         const fn plan(s: &ArrayShape) -> Option<OffsetPlan> {
@@ -94,8 +98,9 @@ const fn tiles_full(grid: Option<&TileGrid>, dims: &[usize]) -> bool {
     true
 }
 
-impl<E: Element + 'static, S: Source + 'static> sealed::Sealed for Static<E, S> {
+impl<E: Element, S: Source<E>> sealed::Sealed for Static<E, S> {
     const STATIC: Option<ArrayShape> = Some(Self::SHAPE);
+    const VALID: bool = S::VALID;
     #[inline(always)]
     fn shape(&self) -> &ArrayShape {
         Self::SHAPE_REF
@@ -138,7 +143,7 @@ impl<E: Element + 'static, S: Source + 'static> sealed::Sealed for Static<E, S> 
     }
 }
 
-impl<E: Element + 'static, S: Source + 'static> ViewLayout for Static<E, S> {}
+impl<E: Element, S: Source<E>> ViewLayout for Static<E, S> {}
 
 /// A runtime layout ready for views: a [`DynLayout`] with its sizes, offset plan and tile grid computed once.
 /// Views hold a `&Geometry`, so building one per layout (not per view) is enough.
@@ -183,14 +188,23 @@ impl Geometry {
     /// ```
     pub fn new(layout: DynLayout) -> Result<Geometry, IndexError> {
         let shape = layout.shape();
-        let rank = shape.rank();
         let mut dims = [0usize; MAX_RANK];
-        for (d, slot) in dims.iter_mut().enumerate().take(rank) {
+        for (d, slot) in dims.iter_mut().enumerate().take(shape.rank()) {
             *slot = to_usize(shape.dim_size(d)? as u128)?;
         }
+        Geometry::with_dims(layout, &dims[..shape.rank()])
+    }
+
+    /// The geometry of `layout` with logical sizes `dims` (at most the layout's own: the runtime sizes of `<=N`
+    /// dimensions).
+    pub(crate) fn with_dims(layout: DynLayout, sizes: &[usize]) -> Result<Geometry, IndexError> {
+        let shape = layout.shape();
+        let rank = shape.rank();
+        let mut dims = [0usize; MAX_RANK];
+        dims[..rank].copy_from_slice(&sizes[..rank]);
         let storage = to_usize(shape.storage_elements()?)?;
         let bytes = to_usize(shape.byte_size()?)?;
-        let elements = to_usize(shape.element_count()? as u128)?;
+        let elements = dims[..rank].iter().try_fold(1usize, |n, &d| n.checked_mul(d)).ok_or(IndexError::Overflow)?;
         let plan = shape.offset_plan().ok();
         let grid = shape.tile_grid().ok();
         let padding = shape.padding_pattern();
@@ -302,3 +316,49 @@ impl sealed::Sealed for &Geometry {
 }
 
 impl ViewLayout for &Geometry {}
+
+impl<L> sealed::Sealed for &Bound<L> {
+    const STATIC: Option<ArrayShape> = None;
+    #[inline]
+    fn shape(&self) -> &ArrayShape {
+        self.geometry.layout.shape()
+    }
+    #[inline]
+    fn dims(&self) -> &[usize] {
+        &self.geometry.dims[..self.geometry.rank]
+    }
+    #[inline]
+    fn storage_elements(&self) -> usize {
+        self.geometry.storage
+    }
+    #[inline]
+    fn element_count(&self) -> usize {
+        self.geometry.elements
+    }
+    #[inline]
+    fn byte_size(&self) -> usize {
+        self.geometry.bytes
+    }
+    #[inline]
+    fn element_bits(&self) -> u64 {
+        self.geometry.layout.element_bits()
+    }
+    #[inline]
+    fn plan(&self) -> Option<&OffsetPlan> {
+        self.geometry.plan.as_ref()
+    }
+    #[inline]
+    fn grid(&self) -> Option<&TileGrid> {
+        self.geometry.grid.as_ref()
+    }
+    #[inline]
+    fn padding_pattern(&self) -> u128 {
+        self.geometry.padding
+    }
+    #[inline]
+    fn tiles_full(&self) -> bool {
+        self.geometry.full
+    }
+}
+
+impl<L> ViewLayout for &Bound<L> {}

@@ -10,7 +10,7 @@ type Act = layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
 /// (a) The offset of a constant index.
 #[no_mangle]
 pub fn static_offset() -> usize {
-    const { Act::offset([1, 9, 130]) }
+    tensor_layout::offset!(Act[1, 9, 130])
 }
 
 /// (a) Twin: the number itself (164869, DESIGN §1).
