@@ -13,6 +13,7 @@
 //! - [`index`]: offsets, the inverse, strides, negative dimensions, true rank, dimension letters.
 //! - [`size`]: storage elements, byte size, XLA's `ArraySize`.
 //! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
+//! - [`digits`]: offsets as sums of digits of single indices, for relayout loop nests.
 //! - [`grid`]: first-level tiles as boxes of indices and blocks of storage, and the contiguous runs inside them.
 //! - [`intile`]: the layout inside one first-level tile.
 //! - [`pack`]: sub-byte packing (`E(n)`) and the bit patterns of padding values.
@@ -42,6 +43,7 @@
 
 pub mod bind;
 pub mod broadcast;
+pub mod digits;
 pub mod dtype;
 pub mod error;
 pub mod grid;

@@ -5,16 +5,20 @@
 //! mismatch is a compile error (E0080) naming both layouts; for runtime layouts it is a [`RelayoutError`] with
 //! the same words. [`relayout_packed`] does the same for packed (`E(n)`) views.
 //!
-//! The work is done by the fastest applicable path:
-//! - identical layouts without padding: one block copy;
-//! - runs along the same dimension on both sides: tile by tile, run by run, block copies of the common segments
-//!   (e.g. row-major to `T(8,128)` for 32-bit types);
-//! - runs along different dimensions: cache-blocked transposes between the runs of one side and the runs of the
-//!   other, with a dedicated interleave for pairs (row-major to `T(8,128)(2,1)` for 16-bit types and back);
-//! - anything else (layouts that combine dimensions): element by element, both offsets advancing incrementally
-//!   ([`crate::Offsets`]).
+//! How: both layouts' offsets are sums of digits of the logical indices (`tensor-layout-core`'s
+//! [`DigitPlan`](crate::digits::DigitPlan)); cut at the boundaries of both, every dimension becomes a few digits
+//! with a constant stride on each side, and the relayout a few loop nests of constant strides, whatever the
+//! tiling, static or runtime, partial tiles and `*` included. The innermost loops of each nest run a kernel
+//! chosen from the strides alone: block copies where both sides are contiguous (row-major to `T(8,128)` for
+//! 32-bit types), in-register SIMD transposes where they are contiguous along different digits (transposes,
+//! permutations, transposed tiles), interleaves and deinterleaves for narrow ones (the pairs of `(8,128)(2,1)`,
+//! the quads of `(4,1)`). SSE2 on every x86-64, AVX2 when the CPU has it; portable loops elsewhere. Large
+//! destinations are written with streaming stores on x86-64, like `memcpy`. With `std`,
+//! [`relayout_parallel`] splits the destination between threads.
 //!
-//! Large destinations are written with streaming stores on x86-64, like `memcpy`.
+//! Layouts whose digits do not nest (a later tile that does not divide an earlier one, `T(8,6)(3,4)` over 12
+//! columns) go tile by tile through tables of offsets, and layouts whose `*` merges cannot be split into digits
+//! element by element.
 //!
 //! ```
 //! use tensor_layout::{layout, relayout, view::{View, ViewMut}};
@@ -37,29 +41,21 @@ use tensor_layout_core::ArrayShape;
 use crate::view::{PackedView, PackedViewMut, Scalar, View, ViewLayout, ViewMut};
 use crate::{DynLayout, Offsets};
 
-mod fast;
+mod axes;
 mod kernels;
+mod nest;
 mod padding;
+#[cfg(feature = "std")]
+mod parallel;
+#[cfg(target_arch = "x86_64")]
+mod simd;
 mod tables;
 
+pub(crate) use axes::{Axes, Side};
+pub(crate) use nest::{execute, Io, Region};
 pub(crate) use padding::{fill_padding, fill_padding_before_writing};
-
-/// One step of an odometer over a tile's local index, most minor dimension first (`m2m` order), leaving out the
-/// dimensions `skip` names: `true` once every position was visited (the index wrapped to zero).
-pub(crate) fn step_local(local: &mut [usize], valid: &[usize], m2m: &[i64], skip: impl Fn(usize) -> bool) -> bool {
-    for &m in m2m {
-        let d = m as usize;
-        if skip(d) {
-            continue;
-        }
-        local[d] += 1;
-        if local[d] < valid[d] {
-            return false;
-        }
-        local[d] = 0;
-    }
-    true
-}
+#[cfg(feature = "std")]
+pub use parallel::{relayout_parallel, relayout_threads};
 
 /// What differs between the layouts of a relayout.
 ///
@@ -250,12 +246,26 @@ pub fn relayout<Src: ViewLayout, Dst: ViewLayout, E: Scalar>(
         kernels::copy(dst.data, src.data, stream);
     } else {
         fill_padding_before_writing(dst);
-        if !fast::relayout(src, dst, stream) {
-            general(src, dst);
+        match plan(&ls, &ld) {
+            Some(axes) => {
+                let mut io = Io { src: src.data, src_base: 0, dst: &mut *dst.data, dst_base: 0, stream };
+                execute(&axes, &Region::whole(ld.dims()), &mut io);
+            }
+            None => {
+                if !tables::relayout(src, dst) {
+                    general(src, dst);
+                }
+            }
         }
     }
     kernels::finish(stream);
     Ok(())
+}
+
+/// The loop nests of a relayout between two layouts, if their digits nest.
+fn plan<Ls: ViewLayout, Ld: ViewLayout>(src: &Ls, dst: &Ld) -> Option<Axes> {
+    let (a, b) = (src.shape().digit_plan()?, dst.shape().digit_plan()?);
+    Axes::new(dst.dims(), Side::Digits(&a), Side::Digits(&b))
 }
 
 /// Element by element, both offsets advancing incrementally in logical order.

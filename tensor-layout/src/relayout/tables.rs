@@ -1,24 +1,59 @@
-//! The table path of a relayout, for layout pairs whose runs do not line up (short runs on one side, runs along
-//! different dimensions without adjacent runs). Offsets are sums of per-dimension contributions, so tile by tile
-//! of the driver two small tables hold, for every local index along every dimension, the driver's offset within
+//! The table path of a relayout, for layouts with offset plans whose digit boundaries do not nest (a later tile
+//! that does not divide an earlier one, `T(8,6)(3,4)` over 12 columns), so that no loop nest of constant strides
+//! describes them. Offsets are sums of per-dimension contributions, so tile by tile of the driver (the side with
+//! more tiles) two small tables hold, for every local index along every dimension, the driver's offset within
 //! its tile (the same for all tiles, filled once) and the other side's offset (refilled only for the dimensions
 //! whose tile origin changed). Each element then costs two table loads, whatever the tiling.
 
 use tensor_layout_core::MAX_RANK;
 
-use super::fast::Sides;
-use crate::view::{Scalar, ViewLayout};
+use crate::view::{Scalar, View, ViewLayout, ViewMut};
 
 /// Entries of each table (the sum of a driver tile's extents): 8 KiB each on the stack for 64-bit targets.
 const ENTRIES: usize = 1024;
 
+/// The storage of both sides and which one drives.
+struct Sides<'s, 'd, E> {
+    src: &'s [E],
+    dst: &'d mut [E],
+    dst_drives: bool,
+}
+
+impl<E: Scalar> Sides<'_, '_, E> {
+    /// Driver slots `at + mine[j]` and other slots `other + theirs[j]` (tables of one length).
+    #[inline(always)]
+    fn pairs_of_tables(&mut self, at: usize, mine: &[usize], other: usize, theirs: &[usize]) {
+        if self.dst_drives {
+            for (&m, &t) in mine.iter().zip(theirs) {
+                self.dst[at + m] = self.src[other + t];
+            }
+        } else {
+            for (&m, &t) in mine.iter().zip(theirs) {
+                self.dst[other + t] = self.src[at + m];
+            }
+        }
+    }
+}
+
 /// Copies every element through per-tile tables; `false` (nothing written) when the driver's tiles are too large
 /// for the tables or a layout has no grid.
-pub(super) fn relayout<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(
-    drv: Lv,
-    oth: Lo,
-    sides: &mut Sides<'_, '_, E>,
+pub(super) fn relayout<Ls: ViewLayout, Ld: ViewLayout, E: Scalar>(
+    src: &View<'_, Ls, E>,
+    dst: &mut ViewMut<'_, Ld, E>,
 ) -> bool {
+    let (Some(gs), Some(gd)) = (src.layout.grid(), dst.layout.grid()) else {
+        return false;
+    };
+    let dst_drives = gd.tile_count() >= gs.tile_count();
+    let mut sides = Sides { src: src.data, dst: &mut *dst.data, dst_drives };
+    if dst_drives {
+        drive(dst.layout, src.layout, &mut sides)
+    } else {
+        drive(src.layout, dst.layout, &mut sides)
+    }
+}
+
+fn drive<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(drv: Lv, oth: Lo, sides: &mut Sides<'_, '_, E>) -> bool {
     let (Some(gv), Some(pv), Some(go), Some(po)) = (drv.grid(), drv.plan(), oth.grid(), oth.plan()) else {
         return false;
     };
@@ -82,10 +117,27 @@ pub(super) fn relayout<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(
                 other += theirs[first[d] + local[d]];
             }
             sides.pairs_of_tables(at, mine_inner, other, theirs_inner);
-            if super::step_local(&mut local, &valid, m2m, |d| d == inner) {
+            if step_local(&mut local, &valid, m2m, |d| d == inner) {
                 break;
             }
         }
+    }
+    true
+}
+
+/// One step of an odometer over a tile's local index, most minor dimension first (`m2m` order), leaving out the
+/// dimensions `skip` names: `true` once every position was visited (the index wrapped to zero).
+fn step_local(local: &mut [usize], valid: &[usize], m2m: &[i64], skip: impl Fn(usize) -> bool) -> bool {
+    for &m in m2m {
+        let d = m as usize;
+        if skip(d) {
+            continue;
+        }
+        local[d] += 1;
+        if local[d] < valid[d] {
+            return false;
+        }
+        local[d] = 0;
     }
     true
 }

@@ -1,0 +1,273 @@
+//! Loop nests: a box of indices (one [`Piece`] per dimension) as loops of constant strides on both sides, and
+//! the kernel that runs its innermost loops.
+//!
+//! The digits of the pieces are *modes* `(extent, src stride, dst stride)`. Modes of extent 1 go, and a mode
+//! that continues another on both sides (`outer.src == inner.n * inner.src`, the same on `dst`) merges into it,
+//! so a row-major array is one mode however many dimensions it has. Then:
+//!
+//! - the *unit* is the mode contiguous on both sides (stride 1), if any: slots that move together;
+//! - units of 64 bytes or more, or of a size that is not a power of two: block copies of units
+//!   ([`Kernel::Rows`]), e.g. row-major to `T(8,128)` for 32-bit types;
+//! - otherwise, if one mode is contiguous (in units) in the destination and another in the source, a transpose
+//!   of units between them ([`Kernel::Transpose`]): in-register SIMD blocks, interleaves for narrow sources
+//!   (the row pairs of `(8,128)(2,1)`, the quads of `(4,1)`) and deinterleaves for narrow destinations. Each side
+//!   may continue its contiguous mode with a second one (the next tile along), so that cache lines are read and
+//!   written whole;
+//! - anything else: unit by unit, as copies of `unit` slots along strided loops ([`Kernel::Rows`] again).
+//!
+//! The other modes loop outside the kernel, the mode with the smallest stride (on either side) innermost, so a
+//! cache line one kernel call leaves partly used is used up by the next calls.
+
+use core::mem::size_of;
+
+use tensor_layout_core::MAX_RANK;
+
+use super::axes::{Axes, Piece, MAX_DIGITS, MAX_PIECES};
+use super::kernels::{self, Transpose};
+use crate::view::Scalar;
+
+/// A loop: `n` steps of `src` slots in the source and `dst` slots in the destination.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Mode {
+    pub(super) n: usize,
+    pub(super) src: isize,
+    pub(super) dst: isize,
+}
+
+/// The most modes of one box.
+const MAX_MODES: usize = MAX_RANK * MAX_DIGITS;
+
+/// Units of at least this many bytes are copied as blocks; smaller ones are transposed.
+const ROW_BYTES: usize = 64;
+
+/// A half-open box of logical indices: `lo[d]..hi[d]` along dimension `d`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Region {
+    pub(crate) lo: [usize; MAX_RANK],
+    pub(crate) hi: [usize; MAX_RANK],
+}
+
+impl Region {
+    /// Every index of dimensions `dims`.
+    pub(crate) fn whole(dims: &[usize]) -> Region {
+        let mut r = Region { lo: [0; MAX_RANK], hi: [0; MAX_RANK] };
+        r.hi[..dims.len()].copy_from_slice(dims);
+        r
+    }
+}
+
+/// Where the storage of both sides is, and how to write.
+pub(crate) struct Io<'s, 'd, E> {
+    pub(crate) src: &'s [E],
+    /// The slot of `src` where offset 0 lies.
+    pub(crate) src_base: isize,
+    pub(crate) dst: &'d mut [E],
+    /// The slot of `dst` where offset 0 lies (negative for a part of a larger destination).
+    pub(crate) dst_base: isize,
+    pub(crate) stream: bool,
+}
+
+/// Copies every index of `region` from source to destination offsets, as the axes say.
+pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
+    let axes = axes.axes();
+    let rank = axes.len();
+    let mut pieces = [[Piece::default(); MAX_PIECES]; MAX_RANK];
+    let mut counts = [0usize; MAX_RANK];
+    for d in 0..rank {
+        counts[d] = axes[d].pieces(region.lo[d], region.hi[d], &mut pieces[d]);
+        if counts[d] == 0 {
+            return;
+        }
+    }
+    // Every combination of one piece per dimension, the last dimension fastest.
+    let mut choice = [0usize; MAX_RANK];
+    loop {
+        let mut modes = [Mode::default(); MAX_MODES];
+        let mut len = 0;
+        let (mut src_at, mut dst_at) = (io.src_base, io.dst_base);
+        for d in 0..rank {
+            let (axis, p) = (&axes[d], pieces[d][choice[d]]);
+            let (s, t) = axis.offsets(p.start);
+            src_at += s;
+            dst_at += t;
+            for j in 0..=p.level {
+                let n = if j == p.level { p.count } else { axis.extent(j) };
+                modes[len] = Mode { n, src: axis.src[j], dst: axis.dst[j] };
+                len += 1;
+            }
+        }
+        run_box(&mut modes[..len], src_at, dst_at, io);
+        let mut d = rank;
+        loop {
+            if d == 0 {
+                return;
+            }
+            d -= 1;
+            choice[d] += 1;
+            if choice[d] < counts[d] {
+                break;
+            }
+            choice[d] = 0;
+        }
+    }
+}
+
+/// Drops modes of extent 1 and merges modes that continue one another on both sides; the modes left.
+fn simplify(modes: &mut [Mode]) -> usize {
+    let mut len = 0;
+    for i in 0..modes.len() {
+        if modes[i].n != 1 {
+            modes[len] = modes[i];
+            len += 1;
+        }
+    }
+    let mut merged = true;
+    while merged {
+        merged = false;
+        'search: for a in 0..len {
+            for b in 0..len {
+                let (outer, inner) = (modes[a], modes[b]);
+                if a != b && outer.src == inner.src * inner.n as isize && outer.dst == inner.dst * inner.n as isize {
+                    modes[b].n *= outer.n;
+                    modes.copy_within(a + 1..len, a);
+                    len -= 1;
+                    merged = true;
+                    break 'search;
+                }
+            }
+        }
+    }
+    len
+}
+
+/// What runs the innermost loops of a box.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Kernel {
+    /// Block copies of `len` contiguous slots (units of any size, along whatever loops are left).
+    Rows { len: usize },
+    /// A transpose of units.
+    Transpose(Transpose),
+}
+
+/// Takes the mode at `i` out of `modes[..*len]`.
+fn take(modes: &mut [Mode], len: &mut usize, i: usize) -> Mode {
+    let m = modes[i];
+    modes.copy_within(i + 1..*len, i);
+    *len -= 1;
+    m
+}
+
+/// Picks the kernel of a box and leaves the outer modes in `modes[..len]` (returned), outermost first.
+fn plan_box<E>(modes: &mut [Mode]) -> (Kernel, usize) {
+    let mut len = simplify(modes);
+    let unit = match modes[..len].iter().position(|m| m.src == 1 && m.dst == 1) {
+        Some(u) => take(modes, &mut len, u).n,
+        None => 1,
+    };
+    let bytes = unit * size_of::<E>();
+    let kernel = if bytes >= ROW_BYTES || !bytes.is_power_of_two() || bytes > 16 {
+        Kernel::Rows { len: unit }
+    } else {
+        let u = unit as isize;
+        let d = modes[..len].iter().position(|m| m.dst == u);
+        let s = modes[..len].iter().position(|m| m.src == u);
+        match (d, s) {
+            (Some(d), Some(s)) if d != s => {
+                // Take the later index first so the earlier one stays valid.
+                let (dm, sm) = if d > s {
+                    let dm = take(modes, &mut len, d);
+                    (dm, take(modes, &mut len, s))
+                } else {
+                    let sm = take(modes, &mut len, s);
+                    (take(modes, &mut len, d), sm)
+                };
+                let mut t = Transpose { unit, i: [dm, Mode { n: 1, ..dm }], j: [sm, Mode { n: 1, ..sm }] };
+                // Continue short contiguous runs with the next mode along, on each side.
+                if dm.n * bytes < ROW_BYTES {
+                    let next = dm.dst * dm.n as isize;
+                    if let Some(k) = modes[..len].iter().position(|m| m.dst == next) {
+                        t.i[1] = take(modes, &mut len, k);
+                    }
+                }
+                if sm.n * bytes < ROW_BYTES {
+                    let next = sm.src * sm.n as isize;
+                    if let Some(k) = modes[..len].iter().position(|m| m.src == next) {
+                        t.j[1] = take(modes, &mut len, k);
+                    }
+                }
+                Kernel::Transpose(t)
+            }
+            _ => Kernel::Rows { len: unit },
+        }
+    };
+    // Outer loops: the smallest stride on either side innermost.
+    let key = |m: &Mode| (m.src.unsigned_abs().min(m.dst.unsigned_abs()), m.dst.unsigned_abs());
+    modes[..len].sort_unstable_by(|a, b| key(b).cmp(&key(a)));
+    (kernel, len)
+}
+
+/// Runs one box: the outer loops (an odometer) around its kernel.
+fn run_box<E: Scalar>(modes: &mut [Mode], src_at: isize, dst_at: isize, io: &mut Io<'_, '_, E>) {
+    if modes.iter().any(|m| m.n == 0) {
+        return;
+    }
+    let (kernel, len) = plan_box::<E>(modes);
+    // Row and unit copies take the innermost outer loop with them.
+    let (outer, inner) = match kernel {
+        Kernel::Rows { .. } if len > 0 => (&modes[..len - 1], modes[len - 1]),
+        _ => (&modes[..len], Mode { n: 1, src: 0, dst: 0 }),
+    };
+    let mut index = [0usize; MAX_MODES];
+    let (mut s, mut t) = (src_at, dst_at);
+    loop {
+        match kernel {
+            Kernel::Rows { len } => kernels::rows(io, s, t, len, inner),
+            Kernel::Transpose(ref tr) => kernels::transpose(io, s, t, tr),
+        }
+        let mut k = outer.len();
+        loop {
+            if k == 0 {
+                return;
+            }
+            k -= 1;
+            index[k] += 1;
+            s += outer[k].src;
+            t += outer[k].dst;
+            if index[k] < outer[k].n {
+                break;
+            }
+            s -= outer[k].src * outer[k].n as isize;
+            t -= outer[k].dst * outer[k].n as isize;
+            index[k] = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_major_dimensions_merge_into_one_mode() {
+        let mut m = [Mode { n: 4, src: 12, dst: 12 }, Mode { n: 3, src: 4, dst: 4 }, Mode { n: 4, src: 1, dst: 1 }];
+        assert_eq!(simplify(&mut m), 1);
+        assert_eq!(m[0], Mode { n: 48, src: 1, dst: 1 });
+    }
+
+    #[test]
+    fn pairs_transpose_with_the_next_tile_along() {
+        // bf16 `{0,1:T(8,128)(2,1)}` -> `{1,0}`: units of 2 slots (`c % 2`), `(c % 8) / 2` contiguous in the
+        // destination (units of 4 bytes), `r % 128` in the source, `c / 8` continuing the destination rows.
+        let mut m = [
+            Mode { n: 2, src: 1, dst: 1 },
+            Mode { n: 4, src: 256, dst: 2 },
+            Mode { n: 128, src: 2, dst: 8192 },
+            Mode { n: 1024, src: 32768, dst: 8 },
+            Mode { n: 32, src: 1024, dst: 128 * 8192 },
+        ];
+        let (k, len) = plan_box::<u16>(&mut m);
+        let Kernel::Transpose(t) = k else { panic!("{k:?}") };
+        assert_eq!((t.unit, t.i[0].n, t.j[0].n, t.i[1].n, t.j[1].n), (2, 4, 128, 1024, 1));
+        assert_eq!((len, m[0].n), (1, 32));
+    }
+}

@@ -1,0 +1,129 @@
+//! Parallel relayout (`std`): the destination cut into contiguous parts, one scoped thread writing each.
+//!
+//! The cut follows the destination's most significant digit: the digit term with the largest stride `T`, an
+//! unbounded digit `e / low` of some dimension `d`. When every other term together moves less than `T` slots
+//! (checked from the dimensions, not assumed), the slots of the indices whose digit is `c` lie within
+//! `c * T .. (c + 1) * T`. So the indices with `e / low` in `c0..c1` write only slots `c0 * T .. c1 * T`: the
+//! destination splits with `split_at_mut` into disjoint parts, and each thread relayouts the box of indices
+//! `c0 * low .. c1 * low` along `d` (everything along the other dimensions) into its own part. The source is
+//! shared read-only. No `unsafe` here; the kernels are the single-threaded ones.
+
+use std::num::NonZeroUsize;
+use std::thread;
+
+use tensor_layout_core::digits::DigitPlan;
+
+use super::{kernels, plan, runtime_check, static_check, Io, Region, RelayoutError};
+use crate::view::{Scalar, View, ViewLayout, ViewMut};
+
+/// Destinations smaller than this (bytes) per thread are not split.
+const MIN_PART: usize = 1 << 20;
+
+/// [`relayout()`](super::relayout()) on every core: the destination is cut into contiguous parts written by
+/// scoped threads (see [`relayout_threads`]).
+///
+/// ```
+/// use tensor_layout::{layout, relayout_parallel, view::{View, ViewMut}};
+/// type Rows = layout!(f32[512,1024]);
+/// type Cols = layout!(f32[512,1024]{0,1:T(8,128)});
+/// let src: Vec<f32> = (0..512 * 1024).map(|i| i as f32).collect();
+/// let mut dst = vec![0.0f32; Cols::STORAGE_ELEMENTS];
+/// relayout_parallel(&View::new(Rows::default(), &src)?, &mut ViewMut::new(Cols::default(), &mut dst)?)?;
+/// assert_eq!(dst[1], 1024.0); // element (1, 0) follows (0, 0)
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[allow(clippy::result_large_err)] // the error names both layouts; there is no allocator to box it
+pub fn relayout_parallel<Src: ViewLayout, Dst: ViewLayout, E: Scalar + Send + Sync>(
+    src: &View<'_, Src, E>,
+    dst: &mut ViewMut<'_, Dst, E>,
+) -> Result<(), RelayoutError> {
+    let threads = thread::available_parallelism().map_or(1, NonZeroUsize::get);
+    relayout_threads(src, dst, threads)
+}
+
+/// [`relayout()`](super::relayout()) with up to `threads` threads (0 and 1: the calling thread only). The
+/// destination is cut along its most significant digit into contiguous parts of at least 1 MiB, one scoped
+/// thread each; a relayout the cut does not apply to (layouts without nesting digits, a destination whose
+/// major digit does not bound the rest) runs on the calling thread. The result is the same as
+/// [`relayout()`](super::relayout())'s, padding included.
+///
+/// ```
+/// use tensor_layout::{relayout_threads, view::{Geometry, View, ViewMut}};
+/// let a = Geometry::new("bf16[1024,1024]".parse()?)?;
+/// let b = Geometry::new("bf16[1024,1024]{1,0:T(8,128)(2,1)}".parse()?)?;
+/// let src: Vec<u16> = (0..1024 * 1024).map(|i| i as u16).collect();
+/// let mut dst = vec![0u16; b.storage_elements()];
+/// relayout_threads(&View::new(&a, &src)?, &mut ViewMut::new(&b, &mut dst)?, 2)?;
+/// assert_eq!(&dst[..4], &[0, 1024, 1, 1025]); // rows 0 and 1 paired
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[allow(clippy::result_large_err)] // the error names both layouts; there is no allocator to box it
+pub fn relayout_threads<Src: ViewLayout, Dst: ViewLayout, E: Scalar + Send + Sync>(
+    src: &View<'_, Src, E>,
+    dst: &mut ViewMut<'_, Dst, E>,
+    threads: usize,
+) -> Result<(), RelayoutError> {
+    const { static_check::<Src, Dst>(false) };
+    runtime_check(&src.layout, &dst.layout, false)?;
+    let bytes = core::mem::size_of_val(dst.data);
+    let threads = threads.min(bytes / MIN_PART).max(1);
+    let split = if threads > 1 { cut(&dst.layout) } else { None };
+    let (Some((d, low, stride)), Some(axes)) = (split, plan(&src.layout, &dst.layout)) else {
+        return super::relayout(src, dst);
+    };
+    let stream = kernels::stream_worthwhile(bytes);
+    super::fill_padding_before_writing(dst);
+    let dims = dst.layout.dims();
+    let size = dims[d];
+    let digits = size.div_ceil(low);
+    let parts = threads.min(digits);
+    let whole = Region::whole(dims);
+    thread::scope(|scope| {
+        let mut rest: &mut [E] = &mut *dst.data;
+        let mut taken = 0usize;
+        for p in 0..parts {
+            let (c0, c1) = (digits * p / parts, digits * (p + 1) / parts);
+            // The last part takes the tail of the storage too (`L` alignment, trailing padding).
+            let end = if p + 1 == parts { taken + rest.len() } else { c1 * stride };
+            let (part, tail) = core::mem::take(&mut rest).split_at_mut(end - taken);
+            rest = tail;
+            let mut region = whole;
+            region.lo[d] = c0 * low;
+            region.hi[d] = (c1 * low).min(size);
+            let base = taken as isize;
+            taken = end;
+            let axes = &axes;
+            let data = src.data;
+            scope.spawn(move || {
+                let mut io = Io { src: data, src_base: 0, dst: part, dst_base: -base, stream };
+                super::execute(axes, &region, &mut io);
+                kernels::finish(stream);
+            });
+        }
+    });
+    Ok(())
+}
+
+/// The destination's cut: dimension `d`, digit `e / low` and its stride, when every index with digit `c` lies in
+/// slots `c * stride .. (c + 1) * stride`.
+fn cut<L: ViewLayout>(layout: &L) -> Option<(usize, usize, usize)> {
+    let plan: DigitPlan = layout.shape().digit_plan()?;
+    let dims = layout.dims();
+    let top = plan.terms().iter().max_by_key(|t| t.stride)?;
+    if top.high.is_some() {
+        return None;
+    }
+    // The most the other terms move: each digit at its largest value within the dimensions.
+    let mut rest: u128 = 0;
+    for t in plan.terms().iter().filter(|t| !core::ptr::eq(*t, top)) {
+        let size = *dims.get(t.dim as usize)? as u64;
+        let last = t.digit(size.checked_sub(1)?);
+        let span = t.high.map_or(size, |h| h.min(size));
+        let max = ((span.saturating_sub(1)) / t.low.max(1)).max(last);
+        rest += t.stride as u128 * max as u128;
+    }
+    if rest >= top.stride as u128 {
+        return None;
+    }
+    Some((top.dim as usize, usize::try_from(top.low).ok()?, usize::try_from(top.stride).ok()?))
+}
