@@ -53,6 +53,8 @@ pub use dynamic::DynLayout;
 pub use mixed::{Bound, Mixed};
 pub use offsets::Offsets;
 pub use relayout::{relayout, relayout_packed};
+#[cfg(feature = "std")]
+pub use relayout::{relayout_parallel, relayout_threads};
 pub use tensor_layout_core::*;
 pub use typed::{LayoutMismatch, Source, Static, StaticLayout};
 

@@ -110,10 +110,9 @@ fn outside() -> ! {
 /// `rows.n` block copies of `len` slots, from `s + r * rows.src` to `t + r * rows.dst`.
 pub(super) fn rows<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, len: usize, rows: Mode) {
     let one = [rows];
-    let (Some(_), Some(_)) = (
-        reach(s, &one, |m| m.src, len, io.src.len()),
-        reach(t, &one, |m| m.dst, len, io.dst.len()),
-    ) else {
+    let (Some(_), Some(_)) =
+        (reach(s, &one, |m| m.src, len, io.src.len()), reach(t, &one, |m| m.dst, len, io.dst.len()))
+    else {
         outside()
     };
     let (mut a, mut b) = (s, t);
@@ -128,23 +127,26 @@ pub(super) fn rows<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, len: u
 /// Edge of the square blocks of the portable transpose (in units).
 const EDGE: usize = 16;
 
-/// Every unit of a transpose whose block starts at `s` (source) and `t` (destination).
-pub(super) fn transpose<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, tr: &Transpose) {
+/// Every unit of a transpose whose block starts at `s` (source) and `t` (destination), repeated `outer.n`
+/// times `outer.src` and `outer.dst` slots further.
+pub(super) fn transpose<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, tr: &Transpose, outer: Mode) {
     let (ni, nj) = tr.extents();
-    let (a, b) = (s, t);
-    let (Some(_), Some(_)) = (
-        reach(a, &tr.i, |m| m.src, nj * tr.unit, io.src.len()),
-        reach(b, &tr.j, |m| m.dst, ni * tr.unit, io.dst.len()),
-    ) else {
+    let (si, dj) = ([tr.i[0], tr.i[1], outer], [tr.j[0], tr.j[1], outer]);
+    let (Some(_), Some(_)) =
+        (reach(s, &si, |m| m.src, nj * tr.unit, io.src.len()), reach(t, &dj, |m| m.dst, ni * tr.unit, io.dst.len()))
+    else {
         outside()
     };
     #[cfg(target_arch = "x86_64")]
-    let (di, dj) = super::simd::transpose(io.src, a, io.dst, b, tr, io.stream);
+    let (di, dj) = super::simd::transpose(io.src, s, io.dst, t, tr, outer, io.stream);
     #[cfg(not(target_arch = "x86_64"))]
     let (di, dj) = (0, 0);
     // What SIMD left: the columns past `dj` of the rows it did, and the rows past `di`.
-    units(io, a, b, tr, 0..di, dj..nj);
-    units(io, a, b, tr, di..ni, 0..nj);
+    for k in 0..outer.n as isize {
+        let (a, b) = (s + k * outer.src, t + k * outer.dst);
+        units(io, a, b, tr, 0..di, dj..nj);
+        units(io, a, b, tr, di..ni, 0..nj);
+    }
 }
 
 /// Units `(i, j)` of a transpose for `i` and `j` in the ranges, in square blocks.
@@ -156,6 +158,9 @@ fn units<E: Scalar>(
     is: core::ops::Range<usize>,
     js: core::ops::Range<usize>,
 ) {
+    if is.is_empty() || js.is_empty() {
+        return;
+    }
     let u = tr.unit;
     for j0 in js.clone().step_by(EDGE) {
         for i0 in is.clone().step_by(EDGE) {

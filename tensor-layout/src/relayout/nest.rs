@@ -212,17 +212,15 @@ fn run_box<E: Scalar>(modes: &mut [Mode], src_at: isize, dst_at: isize, io: &mut
         return;
     }
     let (kernel, len) = plan_box::<E>(modes);
-    // Row and unit copies take the innermost outer loop with them.
-    let (outer, inner) = match kernel {
-        Kernel::Rows { .. } if len > 0 => (&modes[..len - 1], modes[len - 1]),
-        _ => (&modes[..len], Mode { n: 1, src: 0, dst: 0 }),
-    };
+    // Kernels take the innermost outer loop with them.
+    let (outer, inner) =
+        if len > 0 { (&modes[..len - 1], modes[len - 1]) } else { (&modes[..0], Mode { n: 1, src: 0, dst: 0 }) };
     let mut index = [0usize; MAX_MODES];
     let (mut s, mut t) = (src_at, dst_at);
     loop {
         match kernel {
             Kernel::Rows { len } => kernels::rows(io, s, t, len, inner),
-            Kernel::Transpose(ref tr) => kernels::transpose(io, s, t, tr),
+            Kernel::Transpose(ref tr) => kernels::transpose(io, s, t, tr, inner),
         }
         let mut k = outer.len();
         loop {

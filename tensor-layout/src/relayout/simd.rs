@@ -5,13 +5,15 @@
 //! A transpose of `w`-byte units moves unit `(i, j)` from source row `i` to destination row `j`
 //! ([`Transpose`]). With `l = 16 / w` units per vector:
 //!
-//! - at least `l` units each way: `l x l` blocks; `l` rows loaded, a network of `log2(l)` unpack stages, `l`
-//!   rows stored. Rows are taken in chunks of about 512 bytes so the source lines of a chunk stay in L1 while
-//!   the block moves along them;
+//! - at least `l` units each way: tiles of about 1 KiB along each destination row, transposed in `l x l`
+//!   register blocks (`l` rows loaded, `log2(l)` unpack stages, `l` rows stored; `8 x 8` and `4 x 4` blocks of
+//!   32-byte rows with AVX2) into a 64 KiB scratch tile in cache, which is then written out destination row
+//!   by destination row. Memory sees long runs on both sides: streaming stores scattered over many lines, or
+//!   reads and writes that jump to another page every line, run at a fraction of the speed of long runs;
 //! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
-//!   stages interleave `k` rows into `k` vectors of `l / k` columns each, stored whole when the destination
-//!   columns are adjacent;
-//! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows.
+//!   stages interleave `k` rows into `k` vectors of `l / k` columns each, stored whole (straight to the
+//!   destination) when its columns are adjacent;
+//! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows of the scratch tile.
 //!
 //! What the blocks do not cover (edges narrower than a block) is left to the portable loops of
 //! [`super::kernels`].
@@ -22,18 +24,18 @@
 #![allow(unsafe_code)]
 
 use core::arch::x86_64::{
-    __m128i, __m256, __m256d, __m256i, _mm256_castpd_si256, _mm256_castsi256_pd, _mm256_castsi256_ps,
-    _mm256_castsi256_si128, _mm256_castps_si256, _mm256_extracti128_si256, _mm256_loadu_si256,
-    _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_setzero_si256, _mm256_shuffle_ps, _mm256_storeu_si256, _mm256_stream_si256,
-    _mm256_unpackhi_pd, _mm256_unpackhi_ps, _mm256_unpacklo_pd, _mm256_unpacklo_ps, _mm_and_si128,
-    _mm_castps_si128, _mm_castsi128_ps, _mm_loadu_si128, _mm_packs_epi32, _mm_packus_epi16, _mm_set1_epi16,
-    _mm_setzero_si128, _mm_sfence, _mm_shuffle_ps, _mm_slli_epi32, _mm_srai_epi32, _mm_srli_epi16,
-    _mm_storeu_si128, _mm_stream_si128, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
+    __m128i, __m256, __m256d, __m256i, _mm256_castpd_si256, _mm256_castps_si256, _mm256_castsi256_pd,
+    _mm256_castsi256_ps, _mm256_loadu_si256, _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_setzero_si256,
+    _mm256_shuffle_ps, _mm256_storeu_si256, _mm256_unpackhi_pd, _mm256_unpackhi_ps, _mm256_unpacklo_pd,
+    _mm256_unpacklo_ps, _mm_and_si128, _mm_castps_si128, _mm_castsi128_ps, _mm_loadu_si128, _mm_packs_epi32,
+    _mm_packus_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_sfence, _mm_shuffle_ps, _mm_slli_epi32, _mm_srai_epi32,
+    _mm_srli_epi16, _mm_storeu_si128, _mm_stream_si128, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
     _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_unpacklo_epi8,
 };
-use core::mem::size_of;
+use core::mem::{size_of, MaybeUninit};
 
 use super::kernels::{reach, Transpose};
+use super::nest::Mode;
 use crate::view::Scalar;
 
 /// The store fence that orders streaming stores.
@@ -107,28 +109,79 @@ impl Geo {
     fn dst_row(&self, j: usize) -> isize {
         (j % self.nj0) as isize * self.dj0 + (j / self.nj0) as isize * self.dj1
     }
+
+    /// The source rows from `i` on, one step at a time.
+    #[inline(always)]
+    fn src_rows(&self, i: usize) -> Walk {
+        Walk { k: i % self.ni0, n: self.ni0, at: self.src_row(i), s0: self.si0, s1: self.si1 }
+    }
+
+    /// The destination rows from `j` on, one step at a time.
+    #[inline(always)]
+    fn dst_rows(&self, j: usize) -> Walk {
+        Walk { k: j % self.nj0, n: self.nj0, at: self.dst_row(j), s0: self.dj0, s1: self.dj1 }
+    }
 }
 
-/// Rows of a chunk of the blocked transpose: about 512 bytes of units, whole blocks.
-const CHUNK_BYTES: usize = 512;
-/// The most rows of a chunk (512 one-byte units).
-const CHUNK_ROWS: usize = CHUNK_BYTES;
+/// Offsets of consecutive rows of a two-level group, without divisions.
+#[derive(Clone, Copy)]
+struct Walk {
+    k: usize,
+    n: usize,
+    at: isize,
+    s0: isize,
+    s1: isize,
+}
 
-/// Transposes the part of `tr` (source block at slot `a`, destination block at slot `b`) that whole SIMD
-/// blocks cover: units `(i, j)` with `i < di` and `j < dj`, returned. `(0, 0)` when no kernel applies (units
-/// wider than 16 bytes or not a power of two, both extents narrower than a vector) or the block is not within
-/// the slices.
+impl Walk {
+    /// The current row's offset, then a step to the next row.
+    #[inline(always)]
+    fn next(&mut self) -> isize {
+        let at = self.at;
+        self.k += 1;
+        self.at += self.s0;
+        if self.k == self.n {
+            self.k = 0;
+            self.at += self.s1 - self.n as isize * self.s0;
+        }
+        at
+    }
+}
+
+/// Bytes of the scratch tile of a transpose (on the stack of the kernel call).
+const SCRATCH: usize = 64 << 10;
+
+/// The scratch tile: written by the register blocks before it is read.
+#[repr(C, align(64))]
+struct Scratch([MaybeUninit<u8>; SCRATCH]);
+
+/// Units per destination row of a tile (the destination run written at once) for `w`-byte units: 1 KiB, 512
+/// bytes for 1- and 2-byte units so that the source runs stay 128 bytes or longer.
+const fn tile_units(w: usize) -> usize {
+    if w <= 2 {
+        512 / w
+    } else {
+        1024 / w
+    }
+}
+
+/// Transposes the part of `tr` (source block at slot `a`, destination block at slot `b`, repeated `outer.n`
+/// times `outer.src` and `outer.dst` slots further) that whole SIMD blocks cover: units `(i, j)` with `i < di`
+/// and `j < dj`, returned. `(0, 0)` when no kernel applies (units wider than 16 bytes or not a power of two,
+/// both extents narrower than a vector) or the blocks are not within the slices.
 pub(super) fn transpose<E: Scalar>(
     src: &[E],
     a: isize,
     dst: &mut [E],
     b: isize,
     tr: &Transpose,
+    outer: Mode,
     stream: bool,
 ) -> (usize, usize) {
     let (ni, nj) = tr.extents();
+    let (si, dj) = ([tr.i[0], tr.i[1], outer], [tr.j[0], tr.j[1], outer]);
     let (Some(_), Some(_)) =
-        (reach(a, &tr.i, |m| m.src, nj * tr.unit, src.len()), reach(b, &tr.j, |m| m.dst, ni * tr.unit, dst.len()))
+        (reach(a, &si, |m| m.src, nj * tr.unit, src.len()), reach(b, &dj, |m| m.dst, ni * tr.unit, dst.len()))
     else {
         return (0, 0);
     };
@@ -142,63 +195,366 @@ pub(super) fn transpose<E: Scalar>(
         dj0: tr.j[0].dst * e,
         dj1: tr.j[1].dst * e,
     };
-    // In bounds: `a` and `b` are the first slots of blocks checked above (`reach` proves them non-negative).
-    let ps = (src.as_ptr() as *const u8).wrapping_offset(a * e);
-    let pd = (dst.as_mut_ptr() as *mut u8).wrapping_offset(b * e);
-    // SAFETY: `reach` checked that every unit of the block lies within the slices: source bytes
-    // `src_row(i) + j * w .. + w` from `ps` and destination bytes `dst_row(j) + i * w .. + w` from `pd`, for
-    // `i < ni`, `j < nj`. The kernels touch only such bytes (each `w`-byte unit whole, `w` a multiple of the
-    // element size).
-    unsafe {
-        match w {
-            1 => plan::<1>(ps, pd, &g, ni, nj, stream),
-            2 => plan::<2>(ps, pd, &g, ni, nj, stream),
-            4 => plan::<4>(ps, pd, &g, ni, nj, stream),
-            8 => plan::<8>(ps, pd, &g, ni, nj, stream),
-            16 => plan::<16>(ps, pd, &g, ni, nj, stream),
-            _ => (0, 0),
-        }
+    let avx = avx2();
+    let mut scratch = Scratch([const { MaybeUninit::uninit() }; SCRATCH]);
+    let tile = scratch.0.as_mut_ptr() as *mut u8;
+    let mut done = (0, 0);
+    for k in 0..outer.n as isize {
+        // In bounds: `a` and `b` are the first slots of blocks checked above (`reach` proves them non-negative).
+        let ps = (src.as_ptr() as *const u8).wrapping_offset((a + k * outer.src) * e);
+        let pd = (dst.as_mut_ptr() as *mut u8).wrapping_offset((b + k * outer.dst) * e);
+        let at = Block { ps, pd, g, ni, nj, stream, tile };
+        // SAFETY: `reach` checked that every unit of every block lies within the slices: source bytes
+        // `src_row(i) + j * w .. + w` from `ps` and destination bytes `dst_row(j) + i * w .. + w` from `pd`, for
+        // `i < ni`, `j < nj`. The kernels touch only such bytes (each `w`-byte unit whole, `w` a multiple of the
+        // element size), and the scratch tile, `SCRATCH` bytes aligned to 64.
+        done = unsafe {
+            match w {
+                1 => plan::<1, 16>(&at, false),
+                2 => plan::<2, 8>(&at, false),
+                4 => plan::<4, 4>(&at, avx),
+                8 => plan::<8, 2>(&at, avx),
+                16 => plan::<16, 1>(&at, false),
+                _ => (0, 0),
+            }
+        };
     }
+    done
 }
 
-/// Picks the block kernel for units of `W` bytes; see [`transpose`] for the contract.
-///
-/// # Safety
-/// Every unit `(i, j)`, `i < ni`, `j < nj`, lies at `ps + g.src_row(i) + j * W` (readable) and
-/// `pd + g.dst_row(j) + i * W` (writable).
-#[inline(always)]
-unsafe fn plan<const W: usize>(
+/// One block of a transpose: where its units are (see [`Geo`]), how to write, and the scratch tile.
+struct Block {
     ps: *const u8,
     pd: *mut u8,
-    g: &Geo,
+    g: Geo,
     ni: usize,
     nj: usize,
     stream: bool,
-) -> (usize, usize) {
-    let l = 16 / W;
-    if (W == 4 || W == 8) && ni >= 32 / W && nj >= 32 / W && avx2() {
-        let m = 32 / W;
-        let (fi, fj) = (ni / m * m, nj / m * m);
-        // SAFETY: the CPU runs AVX2 (checked); the block is a part of the caller's.
-        unsafe { blocks_avx::<W>(ps, pd, g, fi, fj, stream) };
+    tile: *mut u8,
+}
+
+/// Picks the kernel for units of `W` bytes, `L = 16 / W` per vector; see [`transpose`] for the contract.
+///
+/// # Safety
+/// Every unit `(i, j)`, `i < ni`, `j < nj`, lies at `ps + g.src_row(i) + j * W` (readable) and
+/// `pd + g.dst_row(j) + i * W` (writable); `tile` holds `SCRATCH` writable bytes aligned to 64; with `avx`, the
+/// CPU runs AVX2.
+#[inline(always)]
+unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, usize) {
+    let (ni, nj) = (b.ni, b.nj);
+    if ni >= L && nj >= L {
+        let (fi, fj) = (ni / L * L, nj / L * L);
+        // SAFETY: a part of the caller's block; AVX2 blocks only when the CPU has it and they tile the part.
+        unsafe {
+            let m = 32 / W;
+            if avx && (W == 4 || W == 8) && fi % m == 0 && fj % m == 0 {
+                tiles_avx::<W>(b, fi, fj);
+            } else {
+                tiles::<W, L>(b, fi, fj);
+            }
+        }
         (fi, fj)
-    } else if ni >= l && nj >= l {
-        let (fi, fj) = (ni / l * l, nj / l * l);
-        // SAFETY: a part of the caller's block.
-        unsafe { blocks::<W>(ps, pd, g, fi, fj, stream) };
-        (fi, fj)
-    } else if ni >= 2 && ni < l && ni.is_power_of_two() && nj >= l {
-        let fj = nj / l * l;
-        // SAFETY: a part of the caller's block.
-        unsafe { interleave::<W>(ps, pd, g, ni, fj, stream) };
+    } else if nj >= L && ni < L {
+        let fj = nj / L * L;
+        // SAFETY: a part of the caller's block, `ni` rows.
+        unsafe {
+            match ni {
+                2 => interleave::<W, L, 2>(b, fj),
+                4 if L > 4 => interleave::<W, L, 4>(b, fj),
+                8 if L > 8 => interleave::<W, L, 8>(b, fj),
+                _ => return (0, 0),
+            }
+        }
         (ni, fj)
-    } else if nj >= 2 && nj < l && nj.is_power_of_two() && ni >= l {
-        let fi = ni / l * l;
-        // SAFETY: a part of the caller's block.
-        unsafe { deinterleave::<W>(ps, pd, g, fi, nj, stream) };
+    } else if ni >= L && nj < L {
+        let fi = ni / L * L;
+        // SAFETY: a part of the caller's block, `nj` columns.
+        unsafe {
+            match nj {
+                2 => deinterleave::<W, L, 2>(b, fi),
+                4 if L > 4 => deinterleave::<W, L, 4>(b, fi),
+                8 if L > 8 => deinterleave::<W, L, 8>(b, fi),
+                _ => return (0, 0),
+            }
+        }
         (fi, nj)
     } else {
         (0, 0)
+    }
+}
+
+/// Copies `len` bytes to `to` from the scratch tile at `from`, streaming the 16-byte aligned middle when asked.
+///
+/// # Safety
+/// `from .. + len` readable, `to .. + len` writable, not overlapping.
+#[inline(always)]
+unsafe fn put(to: *mut u8, from: *const u8, len: usize, stream: bool) {
+    // SAFETY: the caller's contract; `store` streams only 16-byte aligned vectors.
+    unsafe {
+        if !stream {
+            core::ptr::copy_nonoverlapping(from, to, len);
+            return;
+        }
+        let head = ((16 - (to as usize) % 16) % 16).min(len);
+        core::ptr::copy_nonoverlapping(from, to, head);
+        let mut k = head;
+        while k + 16 <= len {
+            store(to.add(k), load(from.add(k)), true);
+            k += 16;
+        }
+        core::ptr::copy_nonoverlapping(from.add(k), to.add(k), len - k);
+    }
+}
+
+/// The tiles of a transpose over `fi x fj` units (multiples of `L`): each tile transposed into the scratch tile
+/// by `$micro` register blocks of `$edge` units each way, then written out row by row.
+macro_rules! tile_loops {
+    ($(#[$attr:meta])* $name:ident<$($gen:ident),*>, $edge:expr, $micro:ident) => {
+        $(#[$attr])*
+        unsafe fn $name<$(const $gen: usize),*>(b: &Block, fi: usize, fj: usize) {
+            let edge: usize = $edge;
+            let ti = tile_units(W).min(fi);
+            let tj = (SCRATCH / (ti * W)).min(fj) / edge * edge;
+            let mut rows = [0isize; 512];
+            let mut it = 0;
+            while it < fi {
+                let te = (it + ti).min(fi);
+                let mut walk = b.g.src_rows(it);
+                for row in &mut rows[..te - it] {
+                    *row = walk.next();
+                }
+                let mut cols = b.g.dst_rows(0);
+                let mut jt = 0;
+                while jt < fj {
+                    let je = (jt + tj).min(fj);
+                    let mut jb = jt;
+                    while jb < je {
+                        let mut ib = it;
+                        while ib < te {
+                            let mut from = [b.ps; 16];
+                            let mut to = [b.tile; 16];
+                            for k in 0..edge {
+                                // In bounds: source row `ib + k < fi` at units `jb .. jb + edge <= fj`; scratch
+                                // row `jb - jt + k < tj` at units `ib - it .. + edge <= ti` (`tj * ti * W` is
+                                // within `SCRATCH`).
+                                from[k] = b.ps.wrapping_offset(rows[ib - it + k] + (jb * W) as isize);
+                                to[k] = b.tile.wrapping_add((jb - jt + k) * ti * W + (ib - it) * W);
+                            }
+                            // SAFETY: the pointers above lie within the caller's block and the scratch tile.
+                            unsafe { $micro::<$($gen),*>(&from, &to) };
+                            ib += edge;
+                        }
+                        jb += edge;
+                    }
+                    for j in 0..je - jt {
+                        let to = b.pd.wrapping_offset(cols.next() + (it * W) as isize);
+                        // SAFETY: destination row `jt + j < fj` at units `it .. te <= fi` (the caller's
+                        // contract), from scratch row `j`, written just above.
+                        unsafe { put(to, b.tile.add(j * ti * W), (te - it) * W, b.stream) };
+                    }
+                    jt = je;
+                }
+                it = te;
+            }
+        }
+    };
+}
+
+tile_loops!(
+    /// [`tile_loops`] with SSE2 register blocks of `L x L` units.
+    ///
+    /// # Safety
+    /// As [`plan`], over `fi x fj` units.
+    #[inline(always)]
+    tiles<W, L>,
+    L,
+    micro
+);
+
+tile_loops!(
+    /// [`tile_loops`] with AVX2 register blocks (`8 x 8` four-byte units, `4 x 4` eight-byte units).
+    ///
+    /// # Safety
+    /// As [`plan`], over `fi x fj` units (multiples of `32 / W`); the CPU runs AVX2.
+    #[target_feature(enable = "avx2")]
+    tiles_avx<W>,
+    32 / W,
+    micro_avx
+);
+
+/// One `L x L` block of `W`-byte units: row `r` read at `from[r]`, column `c` written at `to[c]`.
+///
+/// # Safety
+/// `from[r] .. + 16` readable and `to[c] .. + 16` writable for `r, c < L`.
+#[inline(always)]
+unsafe fn micro<const W: usize, const L: usize>(from: &[*const u8; 16], to: &[*mut u8; 16]) {
+    let mut v = [zero(); L];
+    for r in 0..L {
+        // SAFETY: the caller's contract.
+        v[r] = unsafe { load(from[r]) };
+    }
+    let v = zip_rows::<L>(v, W);
+    for c in 0..L {
+        // SAFETY: the caller's contract.
+        unsafe { store(to[c], v[c], false) };
+    }
+}
+
+#[inline(always)]
+fn zero() -> __m128i {
+    // SAFETY: SSE2 is part of the x86-64 baseline; no memory is touched.
+    unsafe { _mm_setzero_si128() }
+}
+
+/// `K` rows (`w`-byte units) into `K` vectors of interleaved columns: vector `q` holds columns
+/// `q * l / K .. (q + 1) * l / K` of `K` units each (`l = 16 / w`). With `K == l`, vector `q` is column `q`: a
+/// transpose.
+#[inline(always)]
+fn zip_rows<const K: usize>(mut v: [__m128i; K], w: usize) -> [__m128i; K] {
+    let (mut len, mut width) = (1, w);
+    while len < K {
+        let mut out = v;
+        for s in 0..K / len / 2 {
+            for e in 0..len {
+                let (lo, hi) = zip(v[2 * s * len + e], v[(2 * s + 1) * len + e], width);
+                out[2 * s * len + 2 * e] = lo;
+                out[2 * s * len + 2 * e + 1] = hi;
+            }
+        }
+        v = out;
+        len *= 2;
+        width *= 2;
+    }
+    v
+}
+
+/// The inverse of [`zip_rows`]: `K` vectors holding rows of `K` units one after another into `K` columns.
+#[inline(always)]
+fn unzip_rows<const K: usize>(mut v: [__m128i; K], w: usize) -> [__m128i; K] {
+    let (mut len, mut width) = (K, w * K / 2);
+    while len > 1 {
+        let mut out = v;
+        let half = len / 2;
+        for s in 0..K / len {
+            for e in 0..half {
+                let (even, odd) = unzip(v[s * len + 2 * e], v[s * len + 2 * e + 1], width);
+                out[2 * s * half + e] = even;
+                out[(2 * s + 1) * half + e] = odd;
+            }
+        }
+        v = out;
+        len = half;
+        width /= 2;
+    }
+    v
+}
+
+/// `K < L` source rows interleaved, `L` columns at a time over `fj` (a multiple of `L`), straight to the
+/// destination.
+///
+/// # Safety
+/// As [`plan`], with `ni == K`.
+#[inline(always)]
+unsafe fn interleave<const W: usize, const L: usize, const K: usize>(b: &Block, fj: usize) {
+    let per = L / K; // columns per vector
+    let piece = K * W; // bytes per column
+    let g = &b.g;
+    let adjacent = g.dj0 == piece as isize && g.nj0 % L == 0;
+    let mut rows = [0isize; K];
+    for (r, row) in rows.iter_mut().enumerate() {
+        *row = g.src_row(r);
+    }
+    let mut cols = g.dst_rows(0);
+    let mut jb = 0;
+    while jb < fj {
+        // SAFETY: rows `0..K` and columns `jb..jb + L <= fj` of the block (the caller's contract); with
+        // `adjacent` the `L` columns lie one after another (`nj0` is a multiple of `L`, so they share `j1`).
+        unsafe {
+            let mut v = [zero(); K];
+            for (x, &row) in v.iter_mut().zip(&rows) {
+                *x = load(b.ps.offset(row + (jb * W) as isize));
+            }
+            let v = zip_rows::<K>(v, W);
+            if adjacent {
+                let base = b.pd.offset(cols.next());
+                for _ in 1..L {
+                    cols.next();
+                }
+                for (q, &x) in v.iter().enumerate() {
+                    store(base.add(16 * q), x, b.stream);
+                }
+            } else {
+                for &x in &v {
+                    let mut buf = [0u8; 16];
+                    _mm_storeu_si128(buf.as_mut_ptr() as *mut __m128i, x);
+                    for c in 0..per {
+                        let to = b.pd.offset(cols.next());
+                        core::ptr::copy_nonoverlapping(buf.as_ptr().add(c * piece), to, piece);
+                    }
+                }
+            }
+        }
+        jb += L;
+    }
+}
+
+/// `K < L` destination rows deinterleaved, `L` source rows at a time over `fi` (a multiple of `L`), through
+/// the scratch tile.
+///
+/// # Safety
+/// As [`plan`], with `nj == K`.
+#[inline(always)]
+unsafe fn deinterleave<const W: usize, const L: usize, const K: usize>(b: &Block, fi: usize) {
+    let piece = K * W; // bytes per source row
+    let g = &b.g;
+    let adjacent = g.si0 == piece as isize && g.ni0 % L == 0;
+    let ti = (SCRATCH / piece).min(tile_units(W) * 4) / L * L;
+    let mut rows = g.src_rows(0);
+    let mut it = 0;
+    while it < fi {
+        let te = (it + ti).min(fi);
+        let mut ib = it;
+        while ib < te {
+            // SAFETY: rows `ib..ib + L <= fi` and columns `0..K` of the block (the caller's contract); with
+            // `adjacent` the `L` rows lie one after another. Scratch row `j < K` at units `ib - it .. + L <= ti`,
+            // within `SCRATCH` (`K * ti * W` is at most `SCRATCH`).
+            unsafe {
+                let mut v = [zero(); K];
+                if adjacent {
+                    let base = b.ps.offset(rows.next());
+                    for _ in 1..L {
+                        rows.next();
+                    }
+                    for (q, x) in v.iter_mut().enumerate() {
+                        *x = load(base.add(16 * q));
+                    }
+                } else {
+                    let mut buf = [0u8; 256];
+                    for r in 0..L {
+                        core::ptr::copy_nonoverlapping(
+                            b.ps.offset(rows.next()),
+                            buf.as_mut_ptr().add(r * piece),
+                            piece,
+                        );
+                    }
+                    for (q, x) in v.iter_mut().enumerate() {
+                        *x = load(buf.as_ptr().add(16 * q));
+                    }
+                }
+                let v = unzip_rows::<K>(v, W);
+                for (j, &x) in v.iter().enumerate() {
+                    store(b.tile.add(j * ti * W + (ib - it) * W), x, false);
+                }
+            }
+            ib += L;
+        }
+        for j in 0..K {
+            let to = b.pd.wrapping_offset(g.dst_row(j) + (it * W) as isize);
+            // SAFETY: destination row `j < K` at units `it .. te <= fi` (the caller's contract), from scratch row
+            // `j`, written just above.
+            unsafe { put(to, b.tile.add(j * ti * W), (te - it) * W, b.stream) };
+        }
+        it = te;
     }
 }
 
@@ -273,232 +629,28 @@ fn unzip(x: __m128i, y: __m128i, w: usize) -> (__m128i, __m128i) {
     }
 }
 
-/// `k` rows (`v[r]`, `w`-byte units) into `k` vectors of interleaved columns: vector `q` holds columns
-/// `q * l / k ..` of `k` units each (`l = 16 / w`). With `k == l`, vector `q` is column `q`: a transpose.
-#[inline(always)]
-fn zip_rows(v: &mut [__m128i; 16], k: usize, w: usize) {
-    let (mut len, mut width) = (1, w);
-    while len < k {
-        let mut out = *v;
-        for s in 0..k / len / 2 {
-            for e in 0..len {
-                let (lo, hi) = zip(v[2 * s * len + e], v[(2 * s + 1) * len + e], width);
-                out[2 * s * len + 2 * e] = lo;
-                out[2 * s * len + 2 * e + 1] = hi;
-            }
-        }
-        *v = out;
-        len *= 2;
-        width *= 2;
-    }
-}
-
-/// The inverse of [`zip_rows`]: `k` vectors holding rows of `k` units one after another into `k` columns.
-#[inline(always)]
-fn unzip_rows(v: &mut [__m128i; 16], k: usize, w: usize) {
-    let (mut len, mut width) = (k, w * k / 2);
-    while len > 1 {
-        let mut out = *v;
-        let half = len / 2;
-        for s in 0..k / len {
-            for e in 0..half {
-                let (even, odd) = unzip(v[s * len + 2 * e], v[s * len + 2 * e + 1], width);
-                out[2 * s * half + e] = even;
-                out[(2 * s + 1) * half + e] = odd;
-            }
-        }
-        *v = out;
-        len = half;
-        width /= 2;
-    }
-}
-
-/// `l x l` blocks (`l = 16 / W`) over `ni x nj` units (multiples of `l`).
+/// One register block of 32-byte rows (`8 x 8` four-byte units, `4 x 4` eight-byte units): row `r` read at
+/// `from[r]`, column `c` written at `to[c]` (the scratch tile: ordinary stores).
 ///
 /// # Safety
-/// As [`plan`].
-#[inline(always)]
-unsafe fn blocks<const W: usize>(ps: *const u8, pd: *mut u8, g: &Geo, ni: usize, nj: usize, stream: bool) {
-    let l = 16 / W;
-    let chunk = (CHUNK_BYTES / W).clamp(l, CHUNK_ROWS) / l * l;
-    let mut rows = [0isize; CHUNK_ROWS];
-    let mut ic = 0;
-    while ic < ni {
-        let end = (ic + chunk).min(ni);
-        for i in ic..end {
-            rows[i - ic] = g.src_row(i);
-        }
-        let mut jb = 0;
-        while jb < nj {
-            let mut cols = [0isize; 16];
-            for (c, col) in cols[..l].iter_mut().enumerate() {
-                *col = g.dst_row(jb + c);
-            }
-            let mut ib = ic;
-            while ib < end {
-                // SAFETY: rows `ib..ib + l < ni` and units `jb..jb + l <= nj` of the block: 16 bytes per row
-                // from `src_row(i) + jb * W`, per column from `dst_row(j) + ib * W` (the caller's contract).
-                unsafe {
-                    let mut v = [_mm_setzero_si128(); 16];
-                    for r in 0..l {
-                        v[r] = load(ps.offset(rows[ib - ic + r] + (jb * W) as isize));
-                    }
-                    zip_rows(&mut v, l, W);
-                    for c in 0..l {
-                        store(pd.offset(cols[c] + (ib * W) as isize), v[c], stream);
-                    }
-                }
-                ib += l;
-            }
-            jb += l;
-        }
-        ic = end;
-    }
-}
-
-/// `k < 16 / W` source rows interleaved, `16 / W` columns at a time over `nj` (a multiple of it).
-///
-/// # Safety
-/// As [`plan`], with `ni == k`.
-#[inline(always)]
-unsafe fn interleave<const W: usize>(ps: *const u8, pd: *mut u8, g: &Geo, k: usize, nj: usize, stream: bool) {
-    let l = 16 / W;
-    let per = l / k; // columns per vector
-    let piece = k * W; // bytes per column
-    let adjacent = g.dj0 == piece as isize && g.nj0 % l == 0;
-    let mut jb = 0;
-    while jb < nj {
-        // SAFETY: rows `0..k` and columns `jb..jb + l <= nj` of the block (the caller's contract); with
-        // `adjacent` the `l` columns lie one after another (`nj0` is a multiple of `l`, so they share `j1`).
-        unsafe {
-            let mut v = [_mm_setzero_si128(); 16];
-            for (r, x) in v[..k].iter_mut().enumerate() {
-                *x = load(ps.offset(g.src_row(r) + (jb * W) as isize));
-            }
-            zip_rows(&mut v, k, W);
-            if adjacent {
-                let base = pd.offset(g.dst_row(jb));
-                for (q, &x) in v[..k].iter().enumerate() {
-                    store(base.add(16 * q), x, stream);
-                }
-            } else {
-                for (q, &x) in v[..k].iter().enumerate() {
-                    let mut buf = [0u8; 16];
-                    _mm_storeu_si128(buf.as_mut_ptr() as *mut __m128i, x);
-                    for c in 0..per {
-                        let to = pd.offset(g.dst_row(jb + q * per + c));
-                        core::ptr::copy_nonoverlapping(buf.as_ptr().add(c * piece), to, piece);
-                    }
-                }
-            }
-        }
-        jb += l;
-    }
-}
-
-/// `k < 16 / W` destination rows deinterleaved, `16 / W` rows of the source at a time over `ni` (a multiple of
-/// it).
-///
-/// # Safety
-/// As [`plan`], with `nj == k`.
-#[inline(always)]
-unsafe fn deinterleave<const W: usize>(ps: *const u8, pd: *mut u8, g: &Geo, ni: usize, k: usize, stream: bool) {
-    let l = 16 / W;
-    let piece = k * W; // bytes per source row
-    let adjacent = g.si0 == piece as isize && g.ni0 % l == 0;
-    let mut ib = 0;
-    while ib < ni {
-        // SAFETY: rows `ib..ib + l <= ni` and columns `0..k` of the block (the caller's contract); with
-        // `adjacent` the `l` rows lie one after another.
-        unsafe {
-            let mut v = [_mm_setzero_si128(); 16];
-            if adjacent {
-                let base = ps.offset(g.src_row(ib));
-                for (q, x) in v[..k].iter_mut().enumerate() {
-                    *x = load(base.add(16 * q));
-                }
-            } else {
-                let mut buf = [0u8; 256];
-                for r in 0..l {
-                    core::ptr::copy_nonoverlapping(ps.offset(g.src_row(ib + r)), buf.as_mut_ptr().add(r * piece), piece);
-                }
-                for (q, x) in v[..k].iter_mut().enumerate() {
-                    *x = load(buf.as_ptr().add(16 * q));
-                }
-            }
-            unzip_rows(&mut v, k, W);
-            for (j, &x) in v[..k].iter().enumerate() {
-                store(pd.offset(g.dst_row(j) + (ib * W) as isize), x, stream);
-            }
-        }
-        ib += l;
-    }
-}
-
-/// Stores 32 bytes at `p`, streaming when asked and `p` is aligned (two 16-byte streams on a 16-byte boundary).
-///
-/// # Safety
-/// `p .. p + 32` is writable; the CPU runs AVX2.
+/// `from[r] .. + 32` readable and `to[c] .. + 32` writable for `r, c < 32 / W`; the CPU runs AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-unsafe fn store256(p: *mut u8, v: __m256i, stream: bool) {
-    // SAFETY: the caller's contract; streaming stores only at their required alignment.
-    unsafe {
-        if stream && (p as usize) % 32 == 0 {
-            _mm256_stream_si256(p as *mut __m256i, v);
-        } else if stream && (p as usize) % 16 == 0 {
-            _mm_stream_si128(p as *mut __m128i, _mm256_castsi256_si128(v));
-            _mm_stream_si128(p.add(16) as *mut __m128i, _mm256_extracti128_si256::<1>(v));
-        } else {
-            _mm256_storeu_si256(p as *mut __m256i, v);
-        }
-    }
-}
-
-/// `8 x 8` blocks of 4-byte units or `4 x 4` of 8-byte units (`m = 32 / W`) over `ni x nj` (multiples of `m`).
-///
-/// # Safety
-/// As [`plan`]; the CPU runs AVX2.
-#[target_feature(enable = "avx2")]
-unsafe fn blocks_avx<const W: usize>(ps: *const u8, pd: *mut u8, g: &Geo, ni: usize, nj: usize, stream: bool) {
+unsafe fn micro_avx<const W: usize>(from: &[*const u8; 16], to: &[*mut u8; 16]) {
     let m = 32 / W;
-    let chunk = (CHUNK_BYTES / W).clamp(m, CHUNK_ROWS) / m * m;
-    let mut rows = [0isize; CHUNK_ROWS];
-    let mut ic = 0;
-    while ic < ni {
-        let end = (ic + chunk).min(ni);
-        for i in ic..end {
-            rows[i - ic] = g.src_row(i);
-        }
-        let mut jb = 0;
-        while jb < nj {
-            let mut cols = [0isize; 8];
-            for (c, col) in cols[..m].iter_mut().enumerate() {
-                *col = g.dst_row(jb + c);
-            }
-            let mut ib = ic;
-            while ib < end {
-                let mut v = [_mm256_setzero_si256(); 8];
-                for r in 0..m {
-                    // SAFETY: row `ib + r < ni`, units `jb..jb + m <= nj`: 32 bytes (the caller's contract).
-                    v[r] = unsafe {
-                        _mm256_loadu_si256(ps.offset(rows[ib - ic + r] + (jb * W) as isize) as *const __m256i)
-                    };
-                }
-                if W == 4 {
-                    transpose8x4(&mut v);
-                } else {
-                    transpose4x8(&mut v);
-                }
-                for c in 0..m {
-                    // SAFETY: column `jb + c < nj`, units `ib..ib + m <= ni`: 32 bytes (the caller's contract).
-                    unsafe { store256(pd.offset(cols[c] + (ib * W) as isize), v[c], stream) };
-                }
-                ib += m;
-            }
-            jb += m;
-        }
-        ic = end;
+    let mut v = [_mm256_setzero_si256(); 8];
+    for r in 0..m {
+        // SAFETY: the caller's contract.
+        v[r] = unsafe { _mm256_loadu_si256(from[r] as *const __m256i) };
+    }
+    if W == 4 {
+        transpose8x4(&mut v);
+    } else {
+        transpose4x8(&mut v);
+    }
+    for c in 0..m {
+        // SAFETY: the caller's contract.
+        unsafe { _mm256_storeu_si256(to[c] as *mut __m256i, v[c]) };
     }
 }
 

@@ -1,0 +1,243 @@
+//! Relayout at memory speed between many layout pairs (issue 12): for each pair, the fraction of `memcpy` speed
+//! (`copy_from_slice` of the array's bytes, timed in the same process, interleaved with the relayouts) reached by
+//! the static path (`layout!` types), the runtime path (`&Geometry` views of the same layouts) and the parallel
+//! path (`relayout_parallel`, every core), plus the per-element baseline for one pair.
+//!
+//! Targets (DESIGN §6): every pair >= 0.5 single-threaded, the median >= 0.7, static and runtime alike; runtime
+//! >= 0.9x static. Run with other work idle (`uptime`):
+//! `cargo bench -p tensor-layout --bench relayout_sweep` (`-- --reps 9` for more repetitions, `-- --quick` for
+//! 1/16 of the sizes, `-- NAME` to run the pairs whose name contains `NAME`).
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+use half::bf16;
+use tensor_layout::view::{Geometry, Scalar, View, ViewLayout, ViewMut};
+use tensor_layout::{layout, relayout, relayout_parallel, ArrayShape, DynLayout};
+
+/// Timings of one pair, best of the repetitions.
+struct Row {
+    name: String,
+    memcpy: Duration,
+    fixed: Duration,
+    runtime: Duration,
+    parallel: Duration,
+}
+
+impl Row {
+    fn fractions(&self) -> (f64, f64, f64) {
+        let m = self.memcpy.as_secs_f64();
+        (m / self.fixed.as_secs_f64(), m / self.runtime.as_secs_f64(), m / self.parallel.as_secs_f64())
+    }
+}
+
+struct Options {
+    reps: usize,
+    quick: bool,
+    filter: Option<String>,
+}
+
+fn options() -> Options {
+    let mut o = Options { reps: 5, quick: false, filter: None };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--reps" => o.reps = args.next().and_then(|v| v.parse().ok()).unwrap_or(5),
+            "--quick" => o.quick = true,
+            "--bench" => {}
+            other if !other.starts_with('-') => o.filter = Some(other.to_string()),
+            _ => {}
+        }
+    }
+    o
+}
+
+fn best(t: &mut Duration, f: impl FnOnce()) {
+    let start = Instant::now();
+    f();
+    *t = (*t).min(start.elapsed());
+}
+
+/// A source image: every slot a distinct-looking value.
+fn fill<E: Scalar>(n: usize) -> Vec<E> {
+    (0..n).map(|i| E::from_scalar_bits((i as u128).wrapping_mul(2_654_435_761) >> 7)).collect()
+}
+
+/// Checks a sample of indices against offsets from scratch.
+fn verify<E: Scalar>(a: &ArrayShape, b: &ArrayShape, src: &[E], dst: &[E], name: &str) {
+    let dims: Vec<u64> = (0..a.rank()).map(|d| a.dim_size(d).unwrap()).collect();
+    for k in 0..20_000u64 {
+        let i: Vec<u64> =
+            dims.iter().enumerate().map(|(d, &n)| (k * (7919 + 104_729 * d as u64) + k / 3) % n).collect();
+        let (x, y) = (src[a.offset(&i).unwrap() as usize], dst[b.offset(&i).unwrap() as usize]);
+        assert_eq!(x.to_scalar_bits(), y.to_scalar_bits(), "{name}: index {i:?}");
+    }
+}
+
+/// Measures one pair: static layouts `A -> B`, the same as runtime `Geometry`, in parallel, and `memcpy`.
+fn pair<A, B, E>(o: &Options, rows: &mut Vec<Row>)
+where
+    A: ViewLayout + Default + Into<DynLayout>,
+    B: ViewLayout + Default + Into<DynLayout>,
+    E: Scalar + Send + Sync,
+{
+    let (la, lb): (DynLayout, DynLayout) = (A::default().into(), B::default().into());
+    let (from, to) = (la.to_string(), lb.to_string());
+    let name = format!("{from} -> {}", &to[to.find('{').unwrap_or(0)..]);
+    if o.filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+        return;
+    }
+    let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());
+    let src: Vec<E> = fill(ga.storage_elements());
+    let mut dst = vec![E::from_scalar_bits(0); gb.storage_elements()];
+    let bytes = la.element_count().unwrap() * std::mem::size_of::<E>();
+    let mut copy_src: Vec<E> = fill(bytes / std::mem::size_of::<E>());
+    let mut copy_dst = vec![E::from_scalar_bits(0); copy_src.len()];
+    let v = View::new(A::default(), &src[..]).unwrap();
+    relayout(&v, &mut ViewMut::new(B::default(), &mut dst[..]).unwrap()).unwrap();
+    verify(la.shape(), lb.shape(), &src, &dst, &name);
+    let mut t = [Duration::MAX; 4];
+    for _ in 0..o.reps {
+        best(&mut t[0], || {
+            copy_dst.copy_from_slice(black_box(&copy_src));
+            black_box(&mut copy_dst);
+        });
+        best(&mut t[1], || {
+            relayout(
+                &View::new(A::default(), black_box(&src[..])).unwrap(),
+                &mut ViewMut::new(B::default(), &mut dst[..]).unwrap(),
+            )
+            .unwrap()
+        });
+        best(&mut t[2], || {
+            relayout(&View::new(&ga, black_box(&src[..])).unwrap(), &mut ViewMut::new(&gb, &mut dst[..]).unwrap())
+                .unwrap()
+        });
+        best(&mut t[3], || {
+            relayout_parallel(
+                &View::new(A::default(), black_box(&src[..])).unwrap(),
+                &mut ViewMut::new(B::default(), &mut dst[..]).unwrap(),
+            )
+            .unwrap()
+        });
+    }
+    verify(la.shape(), lb.shape(), &src, &dst, &name);
+    copy_src.clear();
+    let row = Row { name, memcpy: t[0], fixed: t[1], runtime: t[2], parallel: t[3] };
+    let (s, r, p) = row.fractions();
+    println!(
+        "{:<62} {:>6.2} {:>7.2} {:>8.2} {:>6.2}   memcpy {:.1} ms",
+        row.name,
+        s,
+        r,
+        p,
+        r / s,
+        row.memcpy.as_secs_f64() * 1e3
+    );
+    rows.push(row);
+}
+
+/// Both directions of a pair of layout literals (in parentheses), elements of Rust type `$e`.
+macro_rules! both {
+    ($o:expr, $rows:expr, $e:ty, ($($a:tt)+), ($($b:tt)+)) => {
+        pair::<layout!($($a)+), layout!($($b)+), $e>($o, $rows);
+        pair::<layout!($($b)+), layout!($($a)+), $e>($o, $rows);
+    };
+}
+
+/// One direction.
+macro_rules! one {
+    ($o:expr, $rows:expr, $e:ty, ($($a:tt)+), ($($b:tt)+)) => {
+        pair::<layout!($($a)+), layout!($($b)+), $e>($o, $rows);
+    };
+}
+
+/// The per-element baseline: for every index, both offsets from the layouts' runtime plans, one element copied.
+fn baseline(o: &Options) {
+    if o.filter.as_ref().is_some_and(|f| !"per-element".contains(f.as_str())) {
+        return;
+    }
+    let (rows, cols) = (4096usize, 8192usize);
+    let src: Vec<u16> = fill(rows * cols);
+    let mut dst = vec![0u16; rows * cols];
+    let mut copy = vec![0u16; rows * cols];
+    let (pr, pt) = (
+        ArrayShape::parse("bf16[4096,8192]").unwrap().offset_plan().unwrap(),
+        ArrayShape::parse("bf16[4096,8192]{1,0:T(8,128)(2,1)}").unwrap().offset_plan().unwrap(),
+    );
+    let mut t = [Duration::MAX; 2];
+    for _ in 0..2 {
+        best(&mut t[0], || copy.copy_from_slice(black_box(&src)));
+        best(&mut t[1], || {
+            let (pr, pt) = (black_box(&pr), black_box(&pt));
+            for r in 0..rows as u64 {
+                for c in 0..cols as u64 {
+                    let i = [r, c];
+                    dst[pt.offset(&i) as usize] = src[pr.offset(&i) as usize];
+                }
+            }
+            black_box(&mut dst);
+        });
+    }
+    println!(
+        "per-element baseline, bf16[4096,8192] {{1,0}} -> {{1,0:T(8,128)(2,1)}}: {:.3} of memcpy",
+        t[0].as_secs_f64() / t[1].as_secs_f64()
+    );
+}
+
+fn main() {
+    let o = options();
+    let mut rows = Vec::new();
+    println!("fraction of memcpy speed (memcpy time / relayout time), best of {} runs", o.reps);
+    println!("{:<62} {:>6} {:>7} {:>8} {:>6}", "pair", "static", "runtime", "parallel", "rt/st");
+    let r = &mut rows;
+    if o.quick {
+        quick(&o, r);
+    } else {
+        full(&o, r);
+    }
+    let mut fr: Vec<(f64, f64, f64)> = rows.iter().map(Row::fractions).collect();
+    if !fr.is_empty() {
+        let median = |k: usize| {
+            let mut v: Vec<f64> = fr.iter().map(|f| [f.0, f.1, f.2][k]).collect();
+            v.sort_by(|a, b| a.total_cmp(b));
+            v[v.len() / 2]
+        };
+        let min = |k: usize| fr.iter().map(|f| [f.0, f.1, f.2][k]).fold(f64::MAX, f64::min);
+        println!("{:<62} {:>6.2} {:>7.2} {:>8.2}", "median", median(0), median(1), median(2));
+        println!("{:<62} {:>6.2} {:>7.2} {:>8.2}", "minimum", min(0), min(1), min(2));
+        fr.clear();
+    }
+    baseline(&o);
+}
+
+/// Every pair of issue 12's table, both ways, and the extra classes: 64 MiB arrays.
+fn full(o: &Options, r: &mut Vec<Row>) {
+    both!(o, r, bf16, (bf16[4096,8192]{1,0}), (bf16[4096,8192]{1,0:T(8,128)(2,1)}));
+    both!(o, r, f32, (f32[4096,4096]{1,0}), (f32[4096,4096]{1,0:T(8,128)}));
+    both!(o, r, f32, (f32[4000,4000]{1,0}), (f32[4000,4000]{1,0:T(8,128)}));
+    both!(o, r, f32, (f32[4096,4096]{1,0}), (f32[4096,4096]{0,1}));
+    both!(o, r, f32, (f32[4096,4096]{1,0}), (f32[4096,4096]{0,1:T(8,128)}));
+    both!(o, r, f32, (f32[64,64,4096]{2,1,0}), (f32[64,64,4096]{1,2,0}));
+    both!(o, r, bf16, (bf16[4096,8192]{1,0}), (bf16[4096,8192]{0,1:T(8,128)(2,1)}));
+    both!(o, r, u8, (u8[8192,8192]{1,0}), (u8[8192,8192]{1,0:T(8,128)(4,1)}));
+    one!(o, r, f32, (f32[256,256,256]{2,1,0}), (f32[256,256,256]{0,1,2}));
+    one!(o, r, f64, (f64[2048,4096]{1,0}), (f64[2048,4096]{0,1}));
+    both!(o, r, f32, (f32[4096,4096]{1,0:T(8,128)}), (f32[4096,4096]{1,0:T(16,128)}));
+    both!(o, r, bool, (pred[8192,8192]{1,0}), (pred[8192,8192]{1,0:T(32,128)(32,1)}));
+}
+
+/// The same pairs at 1/16 of the size (4 MiB arrays).
+fn quick(o: &Options, r: &mut Vec<Row>) {
+    both!(o, r, bf16, (bf16[1024,2048]{1,0}), (bf16[1024,2048]{1,0:T(8,128)(2,1)}));
+    both!(o, r, f32, (f32[1024,1024]{1,0}), (f32[1024,1024]{1,0:T(8,128)}));
+    both!(o, r, f32, (f32[1000,1000]{1,0}), (f32[1000,1000]{1,0:T(8,128)}));
+    both!(o, r, f32, (f32[1024,1024]{1,0}), (f32[1024,1024]{0,1}));
+    both!(o, r, f32, (f32[1024,1024]{1,0}), (f32[1024,1024]{0,1:T(8,128)}));
+    both!(o, r, f32, (f32[16,64,1024]{2,1,0}), (f32[16,64,1024]{1,2,0}));
+    both!(o, r, bf16, (bf16[1024,2048]{1,0}), (bf16[1024,2048]{0,1:T(8,128)(2,1)}));
+    both!(o, r, u8, (u8[2048,2048]{1,0}), (u8[2048,2048]{1,0:T(8,128)(4,1)}));
+    one!(o, r, f32, (f32[64,128,128]{2,1,0}), (f32[64,128,128]{0,1,2}));
+    one!(o, r, f64, (f64[512,1024]{1,0}), (f64[512,1024]{0,1}));
+    both!(o, r, f32, (f32[1024,1024]{1,0:T(8,128)}), (f32[1024,1024]{1,0:T(16,128)}));
+    both!(o, r, bool, (pred[2048,2048]{1,0}), (pred[2048,2048]{1,0:T(32,128)(32,1)}));
+}
