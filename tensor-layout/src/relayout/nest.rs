@@ -182,18 +182,14 @@ fn plan_box<E>(modes: &mut [Mode]) -> (Kernel, usize) {
                     (take(modes, &mut len, d), sm)
                 };
                 let mut t = Transpose { unit, i: [dm, Mode { n: 1, ..dm }], j: [sm, Mode { n: 1, ..sm }] };
-                // Continue short contiguous runs with the next mode along, on each side.
-                if dm.n * bytes < ROW_BYTES {
-                    let next = dm.dst * dm.n as isize;
-                    if let Some(k) = modes[..len].iter().position(|m| m.dst == next) {
-                        t.i[1] = take(modes, &mut len, k);
-                    }
+                // Continue the contiguous runs with the next mode along, on each side, so that tiles can be long.
+                let next = dm.dst * dm.n as isize;
+                if let Some(k) = modes[..len].iter().position(|m| m.dst == next) {
+                    t.i[1] = take(modes, &mut len, k);
                 }
-                if sm.n * bytes < ROW_BYTES {
-                    let next = sm.src * sm.n as isize;
-                    if let Some(k) = modes[..len].iter().position(|m| m.src == next) {
-                        t.j[1] = take(modes, &mut len, k);
-                    }
+                let next = sm.src * sm.n as isize;
+                if let Some(k) = modes[..len].iter().position(|m| m.src == next) {
+                    t.j[1] = take(modes, &mut len, k);
                 }
                 Kernel::Transpose(t)
             }

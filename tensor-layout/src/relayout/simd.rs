@@ -134,6 +134,26 @@ struct Walk {
 }
 
 impl Walk {
+    /// The current row's offset, then a step of `l` rows (`l` divides the first level's extent and the current
+    /// position: the step never crosses its end).
+    #[inline(always)]
+    fn next_by(&mut self, l: usize) -> isize {
+        let at = self.at;
+        self.k += l;
+        self.at += l as isize * self.s0;
+        if self.k == self.n {
+            self.k = 0;
+            self.at += self.s1 - self.n as isize * self.s0;
+        }
+        at
+    }
+
+    /// The current row's offset.
+    #[inline(always)]
+    fn peek(&self) -> isize {
+        self.at
+    }
+
     /// The current row's offset, then a step to the next row.
     #[inline(always)]
     fn next(&mut self) -> isize {
@@ -153,7 +173,7 @@ const SCRATCH: usize = 64 << 10;
 
 /// The scratch tile: written by the register blocks before it is read.
 #[repr(C, align(64))]
-struct Scratch([MaybeUninit<u8>; SCRATCH]);
+struct Scratch([u8; SCRATCH]);
 
 /// Units per destination row of a tile (the destination run written at once) for `w`-byte units: 1 KiB, 512
 /// bytes for 1- and 2-byte units so that the source runs stay 128 bytes or longer.
@@ -196,8 +216,9 @@ pub(super) fn transpose<E: Scalar>(
         dj1: tr.j[1].dst * e,
     };
     let avx = avx2();
-    let mut scratch = Scratch([const { MaybeUninit::uninit() }; SCRATCH]);
-    let tile = scratch.0.as_mut_ptr() as *mut u8;
+    // Never moved (a move would copy 64 KiB): the kernels write it through `tile` before reading.
+    let mut scratch = MaybeUninit::<Scratch>::uninit();
+    let tile = scratch.as_mut_ptr() as *mut u8;
     let mut done = (0, 0);
     for k in 0..outer.n as isize {
         // In bounds: `a` and `b` are the first slots of blocks checked above (`reach` proves them non-negative).
@@ -291,18 +312,37 @@ unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, 
 unsafe fn put(to: *mut u8, from: *const u8, len: usize, stream: bool) {
     // SAFETY: the caller's contract; `store` streams only 16-byte aligned vectors.
     unsafe {
-        if !stream {
-            core::ptr::copy_nonoverlapping(from, to, len);
-            return;
-        }
-        let head = ((16 - (to as usize) % 16) % 16).min(len);
+        let head = if stream { ((16 - (to as usize) % 16) % 16).min(len) } else { 0 };
         core::ptr::copy_nonoverlapping(from, to, head);
         let mut k = head;
         while k + 16 <= len {
-            store(to.add(k), load(from.add(k)), true);
+            store(to.add(k), load(from.add(k)), stream);
             k += 16;
         }
         core::ptr::copy_nonoverlapping(from.add(k), to.add(k), len - k);
+    }
+}
+
+/// Writes `rows` rows of the scratch tile (`pitch` bytes apart, `len` bytes each) to the destination rows that
+/// `cols` walks, `at` bytes into each. Rows that follow one another on both sides go out as one run.
+///
+/// # Safety
+/// Each destination row `.. + at .. + len` writable; the scratch rows written.
+#[inline(always)]
+unsafe fn write_out(b: &Block, cols: &mut Walk, rows: usize, at: isize, pitch: usize, len: usize) {
+    let mut j = 0;
+    while j < rows {
+        let start = cols.next();
+        let mut n = 1;
+        let mut next = start + len as isize;
+        while j + n < rows && pitch == len && cols.peek() == next {
+            cols.next();
+            next += len as isize;
+            n += 1;
+        }
+        // SAFETY: the caller's contract; `n` rows that follow one another in the destination and the scratch.
+        unsafe { put(b.pd.wrapping_offset(start + at), b.tile.add(j * pitch), n * len, b.stream) };
+        j += n;
     }
 }
 
@@ -315,20 +355,17 @@ macro_rules! tile_loops {
             let edge: usize = $edge;
             let ti = tile_units(W).min(fi);
             let tj = (SCRATCH / (ti * W)).min(fj) / edge * edge;
-            let mut rows = [0isize; 512];
             let mut it = 0;
             while it < fi {
                 let te = (it + ti).min(fi);
-                let mut walk = b.g.src_rows(it);
-                for row in &mut rows[..te - it] {
-                    *row = walk.next();
-                }
+                let first = b.g.src_rows(it);
                 let mut cols = b.g.dst_rows(0);
                 let mut jt = 0;
                 while jt < fj {
                     let je = (jt + tj).min(fj);
                     let mut jb = jt;
                     while jb < je {
+                        let mut rows = first;
                         let mut ib = it;
                         while ib < te {
                             let mut from = [b.ps; 16];
@@ -337,7 +374,7 @@ macro_rules! tile_loops {
                                 // In bounds: source row `ib + k < fi` at units `jb .. jb + edge <= fj`; scratch
                                 // row `jb - jt + k < tj` at units `ib - it .. + edge <= ti` (`tj * ti * W` is
                                 // within `SCRATCH`).
-                                from[k] = b.ps.wrapping_offset(rows[ib - it + k] + (jb * W) as isize);
+                                from[k] = b.ps.wrapping_offset(rows.next() + (jb * W) as isize);
                                 to[k] = b.tile.wrapping_add((jb - jt + k) * ti * W + (ib - it) * W);
                             }
                             // SAFETY: the pointers above lie within the caller's block and the scratch tile.
@@ -346,12 +383,9 @@ macro_rules! tile_loops {
                         }
                         jb += edge;
                     }
-                    for j in 0..je - jt {
-                        let to = b.pd.wrapping_offset(cols.next() + (it * W) as isize);
-                        // SAFETY: destination row `jt + j < fj` at units `it .. te <= fi` (the caller's
-                        // contract), from scratch row `j`, written just above.
-                        unsafe { put(to, b.tile.add(j * ti * W), (te - it) * W, b.stream) };
-                    }
+                    // SAFETY: destination rows `jt .. je <= fj` at units `it .. te <= fi` (the caller's
+                    // contract), from the scratch rows written just above.
+                    unsafe { write_out(b, &mut cols, je - jt, (it * W) as isize, ti * W, (te - it) * W) };
                     jt = je;
                 }
                 it = te;
@@ -393,7 +427,7 @@ unsafe fn micro<const W: usize, const L: usize>(from: &[*const u8; 16], to: &[*m
         // SAFETY: the caller's contract.
         v[r] = unsafe { load(from[r]) };
     }
-    let v = zip_rows::<L>(v, W);
+    let v = zip_rows::<L, W>(v);
     for c in 0..L {
         // SAFETY: the caller's contract.
         unsafe { store(to[c], v[c], false) };
@@ -406,47 +440,60 @@ fn zero() -> __m128i {
     unsafe { _mm_setzero_si128() }
 }
 
-/// `K` rows (`w`-byte units) into `K` vectors of interleaved columns: vector `q` holds columns
-/// `q * l / K .. (q + 1) * l / K` of `K` units each (`l = 16 / w`). With `K == l`, vector `q` is column `q`: a
-/// transpose.
+/// `K` rows (`W`-byte units) into `K` vectors of interleaved columns: vector `q` holds columns
+/// `q * l / K .. (q + 1) * l / K` of `K` units each (`l = 16 / W`). With `K == l`, vector `q` is column `q`: a
+/// transpose. Every stage has constant sizes so that the vectors stay in registers.
 #[inline(always)]
-fn zip_rows<const K: usize>(mut v: [__m128i; K], w: usize) -> [__m128i; K] {
-    let (mut len, mut width) = (1, w);
-    while len < K {
-        let mut out = v;
-        for s in 0..K / len / 2 {
-            for e in 0..len {
-                let (lo, hi) = zip(v[2 * s * len + e], v[(2 * s + 1) * len + e], width);
-                out[2 * s * len + 2 * e] = lo;
-                out[2 * s * len + 2 * e + 1] = hi;
-            }
-        }
-        v = out;
-        len *= 2;
-        width *= 2;
+fn zip_rows<const K: usize, const W: usize>(v: [__m128i; K]) -> [__m128i; K] {
+    let v = if K > 1 { zip_stage::<K, 1>(v, W) } else { v };
+    let v = if K > 2 { zip_stage::<K, 2>(v, 2 * W) } else { v };
+    let v = if K > 4 { zip_stage::<K, 4>(v, 4 * W) } else { v };
+    if K > 8 {
+        zip_stage::<K, 8>(v, 8 * W)
+    } else {
+        v
     }
-    v
+}
+
+/// One stage of [`zip_rows`]: streams `2s` and `2s + 1` (`LEN` vectors each) into stream `s`, at `width`.
+#[inline(always)]
+fn zip_stage<const K: usize, const LEN: usize>(v: [__m128i; K], width: usize) -> [__m128i; K] {
+    let mut out = v;
+    for p in 0..K / 2 {
+        let (s, e) = (p / LEN, p % LEN);
+        let (lo, hi) = zip(v[2 * s * LEN + e], v[(2 * s + 1) * LEN + e], width);
+        out[2 * p] = lo;
+        out[2 * p + 1] = hi;
+    }
+    out
 }
 
 /// The inverse of [`zip_rows`]: `K` vectors holding rows of `K` units one after another into `K` columns.
 #[inline(always)]
-fn unzip_rows<const K: usize>(mut v: [__m128i; K], w: usize) -> [__m128i; K] {
-    let (mut len, mut width) = (K, w * K / 2);
-    while len > 1 {
-        let mut out = v;
-        let half = len / 2;
-        for s in 0..K / len {
-            for e in 0..half {
-                let (even, odd) = unzip(v[s * len + 2 * e], v[s * len + 2 * e + 1], width);
-                out[2 * s * half + e] = even;
-                out[(2 * s + 1) * half + e] = odd;
-            }
-        }
-        v = out;
-        len = half;
-        width /= 2;
+fn unzip_rows<const K: usize, const W: usize>(v: [__m128i; K]) -> [__m128i; K] {
+    let v = if K > 8 { unzip_stage::<K, 16>(v, 8 * W) } else { v };
+    let v = if K > 4 { unzip_stage::<K, 8>(v, 4 * W) } else { v };
+    let v = if K > 2 { unzip_stage::<K, 4>(v, 2 * W) } else { v };
+    if K > 1 {
+        unzip_stage::<K, 2>(v, W)
+    } else {
+        v
     }
-    v
+}
+
+/// One stage of [`unzip_rows`]: each stream of `LEN` vectors (the `K / LEN` streams) into its even and its
+/// odd units, at `width`.
+#[inline(always)]
+fn unzip_stage<const K: usize, const LEN: usize>(v: [__m128i; K], width: usize) -> [__m128i; K] {
+    let mut out = v;
+    let half = LEN / 2;
+    for p in 0..K / 2 {
+        let (s, e) = (p / half, p % half);
+        let (even, odd) = unzip(v[s * LEN + 2 * e], v[s * LEN + 2 * e + 1], width);
+        out[2 * s * half + e] = even;
+        out[(2 * s + 1) * half + e] = odd;
+    }
+    out
 }
 
 /// `K < L` source rows interleaved, `L` columns at a time over `fj` (a multiple of `L`), straight to the
@@ -474,12 +521,9 @@ unsafe fn interleave<const W: usize, const L: usize, const K: usize>(b: &Block, 
             for (x, &row) in v.iter_mut().zip(&rows) {
                 *x = load(b.ps.offset(row + (jb * W) as isize));
             }
-            let v = zip_rows::<K>(v, W);
+            let v = zip_rows::<K, W>(v);
             if adjacent {
-                let base = b.pd.offset(cols.next());
-                for _ in 1..L {
-                    cols.next();
-                }
+                let base = b.pd.offset(cols.next_by(L));
                 for (q, &x) in v.iter().enumerate() {
                     store(base.add(16 * q), x, b.stream);
                 }
@@ -521,10 +565,7 @@ unsafe fn deinterleave<const W: usize, const L: usize, const K: usize>(b: &Block
             unsafe {
                 let mut v = [zero(); K];
                 if adjacent {
-                    let base = b.ps.offset(rows.next());
-                    for _ in 1..L {
-                        rows.next();
-                    }
+                    let base = b.ps.offset(rows.next_by(L));
                     for (q, x) in v.iter_mut().enumerate() {
                         *x = load(base.add(16 * q));
                     }
@@ -541,19 +582,16 @@ unsafe fn deinterleave<const W: usize, const L: usize, const K: usize>(b: &Block
                         *x = load(buf.as_ptr().add(16 * q));
                     }
                 }
-                let v = unzip_rows::<K>(v, W);
+                let v = unzip_rows::<K, W>(v);
                 for (j, &x) in v.iter().enumerate() {
                     store(b.tile.add(j * ti * W + (ib - it) * W), x, false);
                 }
             }
             ib += L;
         }
-        for j in 0..K {
-            let to = b.pd.wrapping_offset(g.dst_row(j) + (it * W) as isize);
-            // SAFETY: destination row `j < K` at units `it .. te <= fi` (the caller's contract), from scratch row
-            // `j`, written just above.
-            unsafe { put(to, b.tile.add(j * ti * W), (te - it) * W, b.stream) };
-        }
+        // SAFETY: destination rows `0..K` at units `it .. te <= fi` (the caller's contract), from the scratch
+        // rows written just above.
+        unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W) };
         it = te;
     }
 }
