@@ -10,7 +10,8 @@
 //! - [`broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
 //! - [`view`]: views of storage slices in a layout: checked and compile-time element access, tiled iteration
 //!   with contiguous runs, packed sub-byte and 32-bit word access, element-wise operations with broadcasting.
-//! - [`relayout()`]: moving an array between two layouts at memory speed.
+//! - [`relayout()`]: moving an array between two layouts at memory speed; [`relayout_parallel`] on every core.
+//! - [`interop`]: relayout from and into `ndarray` arrays, views over byte buffers (`bytemuck`).
 //! - The model and the rules themselves are re-exported from `tensor-layout-core`.
 //!
 //! ```
@@ -39,9 +40,11 @@ extern crate std;
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;
+mod axes;
 pub mod broadcast;
 mod dynamic;
 pub mod element;
+pub mod interop;
 pub mod literal;
 mod mixed;
 mod offsets;

@@ -41,7 +41,6 @@ use tensor_layout_core::ArrayShape;
 use crate::view::{PackedView, PackedViewMut, Scalar, View, ViewLayout, ViewMut};
 use crate::{DynLayout, Offsets};
 
-mod axes;
 mod kernels;
 mod nest;
 mod padding;
@@ -51,7 +50,8 @@ mod parallel;
 mod simd;
 mod tables;
 
-pub(crate) use axes::{Axes, Side};
+pub(crate) use crate::axes::{Axes, Side};
+pub(crate) use kernels::{finish, stream_worthwhile};
 pub(crate) use nest::{execute, Io, Region};
 pub(crate) use padding::{fill_padding, fill_padding_before_writing};
 #[cfg(feature = "std")]

@@ -22,8 +22,8 @@ use core::mem::size_of;
 
 use tensor_layout_core::MAX_RANK;
 
-use super::axes::{Axes, Piece, MAX_DIGITS, MAX_PIECES};
 use super::kernels::{self, Transpose};
+use crate::axes::{Axes, Piece, MAX_DIGITS, MAX_PIECES};
 use crate::view::Scalar;
 
 /// A loop: `n` steps of `src` slots in the source and `dst` slots in the destination.

@@ -32,6 +32,7 @@ use core::fmt;
 
 mod access;
 mod elementwise;
+mod iter;
 mod layout;
 mod packed;
 mod runs;
@@ -40,6 +41,7 @@ mod tiles;
 
 pub use access::Position;
 pub use elementwise::ElementwiseError;
+pub use iter::Iter;
 pub use layout::{Geometry, ViewLayout};
 pub use packed::{PackedView, PackedViewMut, Words};
 pub use runs::{Run, RunPosition, RunPositions, Runs};
@@ -210,22 +212,6 @@ impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
     #[inline(always)]
     pub fn dims(&self) -> &[usize] {
         self.layout.dims()
-    }
-
-    /// The elements in logical row-major order (last dimension fastest), skipping padding; offsets advance
-    /// incrementally ([`crate::Offsets`]).
-    ///
-    /// ```
-    /// use tensor_layout::{layout, view::View};
-    /// type T = layout!(f32[3,5]{1,0:T(2,2)});
-    /// let s: Vec<f32> = (0..24).map(|i| i as f32).collect();
-    /// let v = View::new(T::default(), &s)?;
-    /// assert_eq!(v.iter().take(5).copied().collect::<Vec<_>>(), [0.0, 1.0, 4.0, 5.0, 8.0]);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn iter(&self) -> impl Iterator<Item = &'a E> + 'a {
-        let data = self.data;
-        crate::Offsets::new(self.layout.shape()).into_iter().flatten().filter_map(move |o| data.get(o))
     }
 }
 

@@ -1,20 +1,21 @@
-//! The planning of a relayout: every logical dimension cut into the digits common to both sides.
+//! Digit axes: every logical dimension cut into the digits common to two sides (the two layouts of a relayout,
+//! or one layout twice for iteration).
 //!
 //! Each side's offset is a sum of digit terms `stride * ((e % high) / low)` (`tensor-layout-core`'s
 //! [`DigitPlan`]; a plain strided array, as `ndarray` holds, is one digit per dimension). When the boundaries
 //! `low`/`high` of both sides along a dimension nest (each divides the next), that dimension is a mixed-radix
 //! number whose digits have a constant stride on each side: an [`Axis`]. An index range along an axis then
 //! splits into at most a few *pieces*, each a box of whole digits below one partial digit, so the relayout of
-//! any region is a short list of loop nests of constant strides ([`super::nest`]). Partial edge tiles need no
+//! any region is a short list of loop nests of constant strides (`relayout`'s loop nests). Partial edge tiles need no
 //! special case: they are the pieces at the end of a range.
 
 use tensor_layout_core::digits::DigitPlan;
 use tensor_layout_core::MAX_RANK;
 
 /// The most digits per dimension (boundaries of both sides together).
-pub(super) const MAX_DIGITS: usize = 16;
+pub(crate) const MAX_DIGITS: usize = 16;
 /// The most pieces one index range splits into: one per digit going up, one per digit coming down.
-pub(super) const MAX_PIECES: usize = 2 * MAX_DIGITS;
+pub(crate) const MAX_PIECES: usize = 2 * MAX_DIGITS;
 
 /// One side of a relayout, as the planning sees it.
 #[derive(Clone, Copy)]
@@ -50,17 +51,56 @@ impl Side<'_> {
 /// A dimension cut into digits: digit `j` counts multiples of `bound[j]` below `bound[j + 1]` (the last digit is
 /// unbounded) and moves `src[j]` and `dst[j]` slots on each side.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Axis {
-    pub(super) digits: usize,
-    pub(super) bound: [usize; MAX_DIGITS],
-    pub(super) src: [isize; MAX_DIGITS],
-    pub(super) dst: [isize; MAX_DIGITS],
+pub(crate) struct Axis {
+    pub(crate) digits: usize,
+    pub(crate) bound: [usize; MAX_DIGITS],
+    pub(crate) src: [isize; MAX_DIGITS],
+    pub(crate) dst: [isize; MAX_DIGITS],
 }
 
 impl Axis {
+    /// Dimension `d`, of size `size`, cut into the digits common to `src` and `dst`; `None` when their
+    /// boundaries do not nest or offsets pass `isize`.
+    pub(crate) fn new(d: usize, size: usize, src: Side<'_>, dst: Side<'_>) -> Option<Axis> {
+        let mut bound = [1usize; MAX_DIGITS];
+        let mut n = 1;
+        let mut ok = true;
+        let mut add = |v: u64| {
+            // Boundaries at or past the size cut nothing: every index lies below them.
+            let Ok(v) = usize::try_from(v) else { return };
+            if v <= 1 || v >= size || bound[..n].contains(&v) {
+                return;
+            }
+            if n == MAX_DIGITS {
+                ok = false;
+                return;
+            }
+            bound[n] = v;
+            n += 1;
+        };
+        src.boundaries(d, &mut add);
+        dst.boundaries(d, &mut add);
+        if !ok {
+            return None;
+        }
+        let cut = &mut bound[..n];
+        cut.sort_unstable();
+        if cut.windows(2).any(|w| w[1] % w[0] != 0) {
+            return None;
+        }
+        let mut axis = EMPTY_AXIS;
+        axis.digits = n;
+        axis.bound[..n].copy_from_slice(cut);
+        for j in 0..n {
+            axis.src[j] = src.offset(d, axis.bound[j])?;
+            axis.dst[j] = dst.offset(d, axis.bound[j])?;
+        }
+        Some(axis)
+    }
+
     /// The extent of digit `j` (the unbounded last digit: `usize::MAX`).
     #[inline]
-    pub(super) fn extent(&self, j: usize) -> usize {
+    pub(crate) fn extent(&self, j: usize) -> usize {
         if j + 1 < self.digits {
             self.bound[j + 1] / self.bound[j]
         } else {
@@ -69,7 +109,7 @@ impl Axis {
     }
 
     /// The offsets on both sides of index `e`.
-    pub(super) fn offsets(&self, e: usize) -> (isize, isize) {
+    pub(crate) fn offsets(&self, e: usize) -> (isize, isize) {
         let (mut s, mut t) = (0isize, 0isize);
         for j in 0..self.digits {
             let digit = (e / self.bound[j]) % self.extent(j).max(1);
@@ -80,7 +120,7 @@ impl Axis {
     }
 
     /// Splits the index range `lo..hi` into pieces; see [`Piece`].
-    pub(super) fn pieces(&self, lo: usize, hi: usize, out: &mut [Piece; MAX_PIECES]) -> usize {
+    pub(crate) fn pieces(&self, lo: usize, hi: usize, out: &mut [Piece; MAX_PIECES]) -> usize {
         let b = &self.bound;
         let mut n = 0;
         let mut x = lo;
@@ -117,17 +157,17 @@ impl Axis {
 /// A box of indices along one axis: `count` values of digit `level` from `start` (a multiple of its bound, not
 /// crossing the next bound), every lower digit whole.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Piece {
-    pub(super) start: usize,
-    pub(super) level: usize,
-    pub(super) count: usize,
+pub(crate) struct Piece {
+    pub(crate) start: usize,
+    pub(crate) level: usize,
+    pub(crate) count: usize,
 }
 
 /// Both sides of a relayout cut into common digits, dimension by dimension.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Axes {
-    pub(super) rank: usize,
-    pub(super) axes: [Axis; MAX_RANK],
+    pub(crate) rank: usize,
+    pub(crate) axes: [Axis; MAX_RANK],
 }
 
 const EMPTY_AXIS: Axis = Axis { digits: 0, bound: [1; MAX_DIGITS], src: [0; MAX_DIGITS], dst: [0; MAX_DIGITS] };
@@ -142,44 +182,13 @@ impl Axes {
         }
         let mut axes = Axes { rank, axes: [EMPTY_AXIS; MAX_RANK] };
         for (d, axis) in axes.axes[..rank].iter_mut().enumerate() {
-            let mut bound = [1usize; MAX_DIGITS];
-            let mut n = 1;
-            let mut ok = true;
-            let mut add = |v: u64| {
-                // Boundaries at or past the size cut nothing: every index lies below them.
-                let Ok(v) = usize::try_from(v) else { return };
-                if v <= 1 || v >= dims[d] || bound[..n].contains(&v) {
-                    return;
-                }
-                if n == MAX_DIGITS {
-                    ok = false;
-                    return;
-                }
-                bound[n] = v;
-                n += 1;
-            };
-            src.boundaries(d, &mut add);
-            dst.boundaries(d, &mut add);
-            if !ok {
-                return None;
-            }
-            let bound = &mut bound[..n];
-            bound.sort_unstable();
-            if bound.windows(2).any(|w| w[1] % w[0] != 0) {
-                return None;
-            }
-            axis.digits = n;
-            axis.bound[..n].copy_from_slice(bound);
-            for j in 0..n {
-                axis.src[j] = src.offset(d, axis.bound[j])?;
-                axis.dst[j] = dst.offset(d, axis.bound[j])?;
-            }
+            *axis = Axis::new(d, dims[d], src, dst)?;
         }
         Some(axes)
     }
 
     /// The dimensions' digit axes.
-    pub(super) fn axes(&self) -> &[Axis] {
+    pub(crate) fn axes(&self) -> &[Axis] {
         &self.axes[..self.rank]
     }
 }
