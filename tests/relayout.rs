@@ -9,8 +9,11 @@
 //! while padding slots hold the padding value.
 
 mod common;
+#[path = "common/layouts.rs"]
+mod layouts;
 
 use common::all_indices;
+use layouts::{join, layout_strategy};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use tensor_layout::view::{Geometry, PackedView, PackedViewMut, Scalar, View, ViewMut};
@@ -281,43 +284,6 @@ fn large_relayouts_stream_exactly() {
             }
         }
     }
-}
-
-/// A random layout of given dimensions, as the text of its layout part.
-fn layout_strategy(dims: Vec<u64>) -> impl Strategy<Value = String> {
-    let rank = dims.len();
-    let perm = Just((0..rank).collect::<Vec<usize>>()).prop_shuffle();
-    let sizes = prop::sample::select(vec![1u64, 2, 3, 4, 8]);
-    let first = prop::collection::vec(sizes.clone(), 1..=rank + 1);
-    let second = prop::collection::vec(prop::sample::select(vec![1u64, 2, 4]), 1..=2);
-    let combine = any::<bool>();
-    let tiles = prop_oneof![
-        2 => Just(String::new()),
-        3 => first.clone().prop_map(|t| format!("T({})", join(&t))),
-        2 => (first, second).prop_map(|(t, u)| format!("T({})({})", join(&t), join(&u))),
-        1 => combine.prop_map(move |_| if rank >= 2 { "T(*,2)".to_string() } else { "T(2)".to_string() }),
-    ];
-    let pads = prop::collection::vec(0u64..3, rank);
-    let pad_value = prop::sample::select(vec!["", ":zero", ":one", ":lowest", ":highest"]);
-    let padding = prop::option::weighted(0.25, (pads, pad_value));
-    let tail = prop::sample::select(vec![1u64, 1, 1, 4, 7]);
-    (perm, tiles, padding, tail).prop_map(move |(m2m, tiles, padding, tail)| {
-        let mut attrs = tiles;
-        if tail > 1 {
-            attrs += &format!("L({tail})");
-        }
-        attrs.push_str("{E}");
-        if let Some((extra, value)) = padding.filter(|_| rank > 0) {
-            let padded: Vec<u64> = dims.iter().zip(&extra).map(|(d, x)| d + x).collect();
-            attrs += &format!("pad({}{value})", join(&padded));
-        }
-        let m: Vec<String> = m2m.iter().rev().map(|x| x.to_string()).collect();
-        format!("{{{}:{attrs}}}", m.join(","))
-    })
-}
-
-fn join<T: ToString>(v: &[T]) -> String {
-    v.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(",")
 }
 
 /// Cases whose storage the slot-by-slot reference can afford.

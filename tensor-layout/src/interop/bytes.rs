@@ -93,7 +93,8 @@ impl<'a, L: ViewLayout, E: Scalar + Pod> View<'a, L, E> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn from_bytes(layout: L, bytes: &'a [u8]) -> Result<Self, BytesError> {
-        let data = bytemuck::try_cast_slice(bytes).map_err(|e| cast_error::<E>(e, bytes.as_ptr() as usize, bytes.len()))?;
+        let data =
+            bytemuck::try_cast_slice(bytes).map_err(|e| cast_error::<E>(e, bytes.as_ptr() as usize, bytes.len()))?;
         Ok(View::new(layout, data)?)
     }
 
