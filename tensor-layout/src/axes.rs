@@ -23,6 +23,7 @@ pub(crate) enum Side<'a> {
     /// A layout's digit plan.
     Digits(&'a DigitPlan),
     /// A strided array: element `i` at `sum(i[d] * strides[d])` (element units, possibly negative).
+    #[cfg_attr(not(feature = "ndarray"), allow(dead_code))]
     Strided(&'a [isize]),
 }
 

@@ -51,6 +51,7 @@ mod simd;
 mod tables;
 
 pub(crate) use crate::axes::{Axes, Side};
+#[cfg(feature = "ndarray")]
 pub(crate) use kernels::{finish, stream_worthwhile};
 pub(crate) use nest::{execute, Io, Region};
 pub(crate) use padding::{fill_padding, fill_padding_before_writing};

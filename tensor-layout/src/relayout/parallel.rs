@@ -66,12 +66,21 @@ pub fn relayout_threads<Src: ViewLayout, Dst: ViewLayout, E: Scalar + Send + Syn
     const { static_check::<Src, Dst>(false) };
     runtime_check(&src.layout, &dst.layout, false)?;
     let bytes = core::mem::size_of_val(dst.data);
-    let threads = threads.min(bytes / MIN_PART).max(1);
-    let split = if threads > 1 { cut(&dst.layout) } else { None };
-    let (Some((d, low, stride)), Some(axes)) = (split, plan(&src.layout, &dst.layout)) else {
+    split(src, dst, threads.min(bytes / MIN_PART))
+}
+
+/// The relayout in up to `threads` parts, whatever their size (the caller checked the layouts).
+#[allow(clippy::result_large_err)] // the error names both layouts; there is no allocator to box it
+fn split<Src: ViewLayout, Dst: ViewLayout, E: Scalar + Send + Sync>(
+    src: &View<'_, Src, E>,
+    dst: &mut ViewMut<'_, Dst, E>,
+    threads: usize,
+) -> Result<(), RelayoutError> {
+    let cut = if threads > 1 { cut(&dst.layout) } else { None };
+    let (Some((d, low, stride)), Some(axes)) = (cut, plan(&src.layout, &dst.layout)) else {
         return super::relayout(src, dst);
     };
-    let stream = kernels::stream_worthwhile(bytes);
+    let stream = kernels::stream_worthwhile(core::mem::size_of_val(dst.data));
     super::fill_padding_before_writing(dst);
     let dims = dst.layout.dims();
     let size = dims[d];
@@ -126,4 +135,64 @@ fn cut<L: ViewLayout>(layout: &L) -> Option<(usize, usize, usize)> {
         return None;
     }
     Some((top.dim as usize, usize::try_from(top.low).ok()?, usize::try_from(top.stride).ok()?))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::vec;
+    use std::vec::Vec;
+
+    use super::*;
+    use crate::view::Geometry;
+
+    /// Cut into 2, 3 and 7 parts whatever the size, every pair gives the single-threaded bytes; a destination
+    /// whose major digit does not bound the rest (padding in front of it) is not cut.
+    #[test]
+    fn every_cut_writes_what_one_thread_writes() {
+        for (a, b) in [
+            ("f32[37,50]", "f32[37,50]{0,1}"),
+            ("f32[37,300]", "f32[37,300]{1,0:T(8,128)}"),
+            ("bf16[19,260]", "bf16[19,260]{1,0:T(8,128)(2,1)}"),
+            ("bf16[19,260]{1,0:T(8,128)(2,1)}", "bf16[19,260]{0,1:T(8,128)(2,1)}"),
+            ("f32[3,5,70]{2,1,0}", "f32[3,5,70]{0,1,2:L(64)}"),
+            ("f32[6,8,20]", "f32[6,8,20]{2,1,0:T(*,2,5)}"),
+            ("f32[9,10]", "f32[9,10]{1,0:pad(12,10:one)}"),
+            ("f32[9,10]", "f32[9,10]{0,1:pad(9,13:one)}"),
+            ("f32[1,10]", "f32[1,10]{1,0:T(8,128)}"),
+            ("f32[0,10]", "f32[0,10]{1,0:T(8,128)}"),
+        ] {
+            let ga = Geometry::new(a.parse().unwrap()).unwrap();
+            let gb = Geometry::new(b.parse().unwrap()).unwrap();
+            macro_rules! run {
+                ($t:ty) => {{
+                    let n = ga.storage_elements();
+                    let src: Vec<$t> = (0..n).map(|i| (i as u32).wrapping_mul(2_654_435_761) as $t).collect();
+                    let mut one = vec![7 as $t; gb.storage_elements()];
+                    let (v, mut w) = (View::new(&ga, &src).unwrap(), ViewMut::new(&gb, &mut one).unwrap());
+                    super::super::relayout(&v, &mut w).unwrap();
+                    for parts in [2, 3, 7] {
+                        let mut many = vec![9 as $t; gb.storage_elements()];
+                        split(&v, &mut ViewMut::new(&gb, &mut many).unwrap(), parts).unwrap();
+                        assert_eq!(many, one, "{a} -> {b} in {parts} parts");
+                    }
+                }};
+            }
+            if ga.layout().element_bits() == 16 {
+                run!(u16)
+            } else {
+                run!(u32)
+            }
+        }
+    }
+
+    #[test]
+    fn the_cut_follows_the_major_digit_and_refuses_what_it_does_not_bound() {
+        let g = |t: &str| Geometry::new(t.parse().unwrap()).unwrap();
+        // 64 x 256 in 8 x 128 tiles: tile rows of 2048 slots, one per 8 rows.
+        assert_eq!(cut(&&g("f32[64,256]{1,0:T(8,128)}")), Some((0, 8, 2048)));
+        assert_eq!(cut(&&g("f32[64,256]{0,1}")), Some((1, 1, 64)));
+        // A padded minor dimension still fits under the major stride; `L` alignment adds no term.
+        assert_eq!(cut(&&g("f32[9,10]{1,0:L(64)pad(9,13)}")), Some((0, 1, 13)));
+        assert_eq!(cut(&&g("f32[]")), None);
+    }
 }
