@@ -168,6 +168,9 @@ impl Walk {
     }
 }
 
+/// How many bands of source rows ahead the tiled transpose prefetches.
+const PREFETCH_BANDS: usize = 2;
+
 /// Bytes of the scratch tile of a transpose (on the stack of the kernel call).
 const SCRATCH: usize = 64 << 10;
 
@@ -363,25 +366,47 @@ macro_rules! tile_loops {
                 let mut jt = 0;
                 while jt < fj {
                     let je = (jt + tj).min(fj);
-                    let mut jb = jt;
-                    while jb < je {
-                        let mut rows = first;
-                        let mut ib = it;
-                        while ib < te {
-                            let mut from = [b.ps; 16];
+                    // Band by band of `edge` source rows, each read along the tile (a few sequential streams).
+                    let mut rows = first;
+                    let mut ahead = first;
+                    for _ in 0..(PREFETCH_BANDS * edge).min(te - it) {
+                        ahead.next();
+                    }
+                    let mut ib = it;
+                    while ib < te {
+                        // Prefetch the source lines of the band `PREFETCH_BANDS` ahead: many short runs, which
+                        // the hardware prefetchers do not follow.
+                        if ib + PREFETCH_BANDS * edge < te {
+                            for _ in 0..edge {
+                                let row = b.ps.wrapping_offset(ahead.next() + (jt * W) as isize);
+                                let mut k = 0;
+                                while k < (je - jt) * W {
+                                    prefetch(row.wrapping_add(k));
+                                    k += 64;
+                                }
+                            }
+                        }
+                        let mut from = [b.ps; 16];
+                        for f in from.iter_mut().take(edge) {
+                            *f = b.ps.wrapping_offset(rows.next() + (jt * W) as isize);
+                        }
+                        let mut jb = jt;
+                        while jb < je {
                             let mut to = [b.tile; 16];
-                            for k in 0..edge {
-                                // In bounds: source row `ib + k < fi` at units `jb .. jb + edge <= fj`; scratch
-                                // row `jb - jt + k < tj` at units `ib - it .. + edge <= ti` (`tj * ti * W` is
-                                // within `SCRATCH`).
-                                from[k] = b.ps.wrapping_offset(rows.next() + (jb * W) as isize);
-                                to[k] = b.tile.wrapping_add((jb - jt + k) * ti * W + (ib - it) * W);
+                            for (k, t) in to.iter_mut().take(edge).enumerate() {
+                                // In bounds: source rows `ib .. ib + edge <= fi` at units `jb .. jb + edge <= fj`;
+                                // scratch row `jb - jt + k < tj` at units `ib - it .. + edge <= ti` (`tj * ti * W`
+                                // is within `SCRATCH`).
+                                *t = b.tile.wrapping_add((jb - jt + k) * ti * W + (ib - it) * W);
                             }
                             // SAFETY: the pointers above lie within the caller's block and the scratch tile.
                             unsafe { $micro::<$($gen),*>(&from, &to) };
-                            ib += edge;
+                            for f in from.iter_mut().take(edge) {
+                                *f = f.wrapping_add(edge * W);
+                            }
+                            jb += edge;
                         }
-                        jb += edge;
+                        ib += edge;
                     }
                     // SAFETY: destination rows `jt .. je <= fj` at units `it .. te <= fi` (the caller's
                     // contract), from the scratch rows written just above.
@@ -432,6 +457,13 @@ unsafe fn micro<const W: usize, const L: usize>(from: &[*const u8; 16], to: &[*m
         // SAFETY: the caller's contract.
         unsafe { store(to[c], v[c], false) };
     }
+}
+
+/// Prefetches the line at `p` into L1 (a hint: any address is allowed, nothing faults).
+#[inline(always)]
+fn prefetch(p: *const u8) {
+    // SAFETY: SSE is part of the x86-64 baseline; a prefetch never faults and changes nothing but caches.
+    unsafe { core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8) }
 }
 
 #[inline(always)]
@@ -553,6 +585,12 @@ unsafe fn deinterleave<const W: usize, const L: usize, const K: usize>(b: &Block
     let g = &b.g;
     let adjacent = g.si0 == piece as isize && g.ni0 % L == 0;
     let ti = (SCRATCH / piece).min(tile_units(W) * 4) / L * L;
+    // Up to four destination rows are written straight (as many streams); more go through the scratch tile.
+    let direct = K <= 4;
+    let mut cols = [0isize; K];
+    for (j, c) in cols.iter_mut().enumerate() {
+        *c = g.dst_row(j);
+    }
     let mut rows = g.src_rows(0);
     let mut it = 0;
     while it < fi {
@@ -583,15 +621,23 @@ unsafe fn deinterleave<const W: usize, const L: usize, const K: usize>(b: &Block
                     }
                 }
                 let v = unzip_rows::<K, W>(v);
-                for (j, &x) in v.iter().enumerate() {
-                    store(b.tile.add(j * ti * W + (ib - it) * W), x, false);
+                if direct {
+                    for (j, &x) in v.iter().enumerate() {
+                        store(b.pd.offset(cols[j] + (ib * W) as isize), x, b.stream);
+                    }
+                } else {
+                    for (j, &x) in v.iter().enumerate() {
+                        store(b.tile.add(j * ti * W + (ib - it) * W), x, false);
+                    }
                 }
             }
             ib += L;
         }
         // SAFETY: destination rows `0..K` at units `it .. te <= fi` (the caller's contract), from the scratch
         // rows written just above.
-        unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W) };
+        if !direct {
+            unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W) };
+        }
         it = te;
     }
 }
