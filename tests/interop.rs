@@ -73,10 +73,10 @@ fn every_stride(text: &str, dims: &[usize]) {
     {
         let mut w = big.view_mut();
         let mut wo = big_out.view_mut();
-        for k in 0..dims.len() {
+        for (k, &n) in dims.iter().enumerate() {
             let step = if k + 1 == dims.len() { -2 } else { 2 };
-            w.slice_axis_inplace(Axis(k), ndarray::Slice::new(1, Some(1 + 2 * dims[k] as isize), step));
-            wo.slice_axis_inplace(Axis(k), ndarray::Slice::new(1, Some(1 + 2 * dims[k] as isize), step));
+            w.slice_axis_inplace(Axis(k), ndarray::Slice::new(1, Some(1 + 2 * n as isize), step));
+            wo.slice_axis_inplace(Axis(k), ndarray::Slice::new(1, Some(1 + 2 * n as isize), step));
         }
         w.assign(&c);
         round_trip(text, w.view(), wo);
@@ -85,9 +85,9 @@ fn every_stride(text: &str, dims: &[usize]) {
     {
         let mut w = big.view_mut();
         let mut wo = big_out.view_mut();
-        for k in 0..dims.len() {
-            w.slice_axis_inplace(Axis(k), ndarray::Slice::new(2, Some(2 + dims[k] as isize), 1));
-            wo.slice_axis_inplace(Axis(k), ndarray::Slice::new(2, Some(2 + dims[k] as isize), 1));
+        for (k, &n) in dims.iter().enumerate() {
+            w.slice_axis_inplace(Axis(k), ndarray::Slice::new(2, Some(2 + n as isize), 1));
+            wo.slice_axis_inplace(Axis(k), ndarray::Slice::new(2, Some(2 + n as isize), 1));
         }
         w.assign(&c);
         round_trip(text, w.view(), wo);

@@ -78,10 +78,9 @@ impl DigitTerm {
             Some(h) if h > 0 => e % h,
             _ => e,
         };
-        if self.low == 0 {
-            0
-        } else {
-            v / self.low
+        match v.checked_div(self.low) {
+            Some(d) => d,
+            None => 0,
         }
     }
 }

@@ -44,8 +44,8 @@ fn main() {
         });
         let next = best(&mut || {
             let mut s = 0u32;
-            let mut it = black_box(v).iter();
-            while let Some(&x) = it.next() {
+            // A `for` loop calls `next` for every element.
+            for &x in black_box(v).iter() {
                 s = s.wrapping_add(x);
             }
             s

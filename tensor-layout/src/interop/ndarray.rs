@@ -1,7 +1,7 @@
 //! Relayout between `ndarray` arrays and views of any layout (feature `ndarray`).
 //!
 //! An `ndarray` view is a strided array: element `i` at `sum(i[d] * strides[d])`, strides in elements, any sign.
-//! It is one side of a relayout like any layout ([`Side::Strided`](crate::relayout)): the same digit cuts, loop
+//! It is one side of a relayout like any layout (a strided side of the digit planner): the same digit cuts, loop
 //! nests and SIMD kernels as [`relayout()`](crate::relayout()) run, padding of the layout side written, large
 //! destinations streamed. Arrays contiguous in memory (in any order, reversed axes included) go in one pass; other
 //! views (every second row, a window of a larger array) go lane by lane along their least-strided axis, each
@@ -181,6 +181,7 @@ fn element_offset<L: ViewLayout>(layout: &L, row: usize, index: &mut [usize], k:
 /// assert_eq!(dst[..4], [0, 8, 1, 9]); // spec §4: rows 0 and 1 interleaved in each 2x4 tile
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[allow(clippy::result_large_err)] // the error names the layout; there is no allocator to box it
 pub fn relayout_from_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
     src: ArrayView<'_, E, D>,
     dst: &mut ViewMut<'_, L, E>,
@@ -235,6 +236,7 @@ pub fn relayout_from_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
 /// assert_eq!(a, ndarray::array![[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+#[allow(clippy::result_large_err)] // the error names the layout; there is no allocator to box it
 pub fn relayout_to_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
     src: &View<'_, L, E>,
     mut dst: ArrayViewMut<'_, E, D>,

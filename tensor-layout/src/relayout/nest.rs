@@ -121,21 +121,14 @@ fn simplify(modes: &mut [Mode]) -> usize {
             len += 1;
         }
     }
-    let mut merged = true;
-    while merged {
-        merged = false;
-        'search: for a in 0..len {
-            for b in 0..len {
-                let (outer, inner) = (modes[a], modes[b]);
-                if a != b && outer.src == inner.src * inner.n as isize && outer.dst == inner.dst * inner.n as isize {
-                    modes[b].n *= outer.n;
-                    modes.copy_within(a + 1..len, a);
-                    len -= 1;
-                    merged = true;
-                    break 'search;
-                }
-            }
-        }
+    // Merge one pair at a time until none continues another.
+    while let Some((a, b)) = (0..len).flat_map(|a| (0..len).map(move |b| (a, b))).find(|&(a, b)| {
+        let (outer, inner) = (modes[a], modes[b]);
+        a != b && outer.src == inner.src * inner.n as isize && outer.dst == inner.dst * inner.n as isize
+    }) {
+        modes[b].n *= modes[a].n;
+        modes.copy_within(a + 1..len, a);
+        len -= 1;
     }
     len
 }
@@ -198,7 +191,7 @@ fn plan_box<E>(modes: &mut [Mode]) -> (Kernel, usize) {
     };
     // Outer loops: the smallest stride on either side innermost.
     let key = |m: &Mode| (m.src.unsigned_abs().min(m.dst.unsigned_abs()), m.dst.unsigned_abs());
-    modes[..len].sort_unstable_by(|a, b| key(b).cmp(&key(a)));
+    modes[..len].sort_unstable_by_key(|m| core::cmp::Reverse(key(m)));
     (kernel, len)
 }
 

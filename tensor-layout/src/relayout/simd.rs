@@ -633,9 +633,9 @@ unsafe fn deinterleave<const W: usize, const L: usize, const K: usize>(b: &Block
             }
             ib += L;
         }
-        // SAFETY: destination rows `0..K` at units `it .. te <= fi` (the caller's contract), from the scratch
-        // rows written just above.
         if !direct {
+            // SAFETY: destination rows `0..K` at units `it .. te <= fi` (the caller's contract), from the scratch
+            // rows written just above.
             unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W) };
         }
         it = te;
