@@ -240,7 +240,7 @@ fn mutable_tiles_write_runs() {
     for mut tile in v.tiles_mut().unwrap() {
         for run in tile.runs() {
             let (r, c) = (run.index()[0], run.index()[1]);
-            for (j, x) in tile.run_mut(&run).iter_mut().enumerate() {
+            for (j, x) in tile.run_mut(&run).unwrap().iter_mut().enumerate() {
                 *x = ((r + j) * 1000 + c) as u16;
             }
         }

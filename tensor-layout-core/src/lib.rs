@@ -13,6 +13,7 @@
 //! - [`index`]: offsets, the inverse, strides, negative dimensions, true rank, dimension letters.
 //! - [`size`]: storage elements, byte size, XLA's `ArraySize`.
 //! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
+//! - [`flat`]: offset plans folded into straight-line `(e / d) % m` terms.
 //! - [`grid`]: first-level tiles as boxes of indices and blocks of storage, and the contiguous runs inside them.
 //! - [`intile`]: the layout inside one first-level tile.
 //! - [`pack`]: sub-byte packing (`E(n)`) and the bit patterns of padding values.
@@ -44,6 +45,7 @@ pub mod bind;
 pub mod broadcast;
 pub mod dtype;
 pub mod error;
+pub mod flat;
 pub mod grid;
 pub mod index;
 pub mod intile;

@@ -440,6 +440,10 @@ pub trait StaticLayout: Copy + Default + 'static {
     const BYTE_SIZE: usize;
     /// Storage slots.
     const STORAGE_ELEMENTS: usize;
+    /// The dimensions.
+    const DIMS: &'static [usize];
+    /// The number of dimensions.
+    const RANK: usize;
 }
 
 impl<E: Element, S: Source<E>> StaticLayout for Static<E, S> {
@@ -447,6 +451,8 @@ impl<E: Element, S: Source<E>> StaticLayout for Static<E, S> {
     const SHAPE: ArrayShape = Self::SHAPE;
     const BYTE_SIZE: usize = Self::BYTE_SIZE;
     const STORAGE_ELEMENTS: usize = Self::STORAGE_ELEMENTS;
+    const DIMS: &'static [usize] = Self::DIMS;
+    const RANK: usize = Self::RANK;
 }
 
 impl<E: Element, S: Source<E>> fmt::Debug for Static<E, S> {

@@ -31,19 +31,26 @@
 use core::fmt;
 
 mod access;
+mod axis;
 mod elementwise;
 mod layout;
 mod packed;
+mod partition;
 mod runs;
 mod scalar;
+mod tile_layout;
+mod tile_view;
 mod tiles;
 
 pub use access::Position;
+pub use axis::{Axis, Coord, InRange};
 pub use elementwise::ElementwiseError;
 pub use layout::{Geometry, ViewLayout};
 pub use packed::{PackedView, PackedViewMut, Words};
+pub use partition::Partition;
 pub use runs::{Run, RunPosition, RunPositions, Runs};
 pub use scalar::Scalar;
+pub use tile_layout::{InTile, StaticTiles, TileOf};
 pub use tiles::{Coords, Tile, TileMut, Tiles, TilesMut};
 
 pub(crate) use access::unchecked_offset;
@@ -114,6 +121,24 @@ pub enum ViewError {
     },
     /// A layout query failed (sizes past `usize`, or tiled iteration of a layout without a tile grid).
     Layout(IndexError),
+    /// A tile coordinate past the tiles along its dimension.
+    TileOutOfBounds {
+        /// The dimension.
+        dimension: usize,
+        /// The coordinate asked for.
+        coordinate: usize,
+        /// Tiles along the dimension.
+        tiles: usize,
+    },
+    /// A tile coordinate with the wrong number of entries.
+    TileRank {
+        /// Dimensions of the layout.
+        expected: usize,
+        /// Entries given.
+        found: usize,
+    },
+    /// A run position that is not a run of the tile it is used with.
+    ForeignRun,
 }
 
 impl fmt::Display for ViewError {
@@ -130,6 +155,13 @@ impl fmt::Display for ViewError {
                 Ok(())
             }
             ViewError::Layout(e) => e.fmt(f),
+            ViewError::TileOutOfBounds { dimension, coordinate, tiles } => {
+                write!(f, "tile coordinate {coordinate} is out of bounds for dimension {dimension} of {tiles} tiles")
+            }
+            ViewError::TileRank { expected, found } => {
+                write!(f, "a tile coordinate has {found} entries but the layout has {expected} dimensions")
+            }
+            ViewError::ForeignRun => f.write_str("the run position belongs to another tile or layout"),
         }
     }
 }
