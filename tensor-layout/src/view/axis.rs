@@ -21,7 +21,7 @@
 
 use core::iter::FusedIterator;
 use core::marker::PhantomData;
-use core::ops::{Index, IndexMut};
+use core::ops::{Index, IndexMut, Range};
 
 use super::access::unchecked_offset;
 use super::{Scalar, View, ViewLayout, ViewMut};
@@ -112,8 +112,7 @@ impl<L: StaticLayout, const D: usize> Coord<L, D> {
 /// assert_eq!(Axis::<T, 1>::new().map(|c| c.get()).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
 /// ```
 pub struct Axis<L, const D: usize> {
-    next: usize,
-    end: usize,
+    range: Range<usize>,
     layout: PhantomData<fn() -> L>,
 }
 
@@ -127,8 +126,13 @@ impl<L: StaticLayout, const D: usize> Axis<L, D> {
     /// ```
     #[inline(always)]
     pub fn new() -> Self {
-        const { assert!(D < L::RANK, "the axis is past the layout's rank") };
-        Axis { next: 0, end: L::DIMS[D], layout: PhantomData }
+        // A constant in the code itself (not a load from the layout's constants), so loops over the axis have a
+        // trip count the optimizer sees from the start.
+        let size = const {
+            assert!(D < L::RANK, "the axis is past the layout's rank");
+            L::DIMS[D]
+        };
+        Axis { range: 0..size, layout: PhantomData }
     }
 }
 
@@ -140,13 +144,13 @@ impl<L: StaticLayout, const D: usize> Default for Axis<L, D> {
 
 impl<L, const D: usize> Clone for Axis<L, D> {
     fn clone(&self) -> Self {
-        Axis { next: self.next, end: self.end, layout: PhantomData }
+        Axis { range: self.range.clone(), layout: PhantomData }
     }
 }
 
 impl<L, const D: usize> core::fmt::Debug for Axis<L, D> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "Axis<{D}>({}..{})", self.next, self.end)
+        write!(f, "Axis<{D}>({:?})", self.range)
     }
 }
 
@@ -155,30 +159,19 @@ impl<L, const D: usize> Iterator for Axis<L, D> {
 
     #[inline(always)]
     fn next(&mut self) -> Option<Coord<L, D>> {
-        if self.next < self.end {
-            self.next += 1;
-            Some(Coord { value: self.next - 1, layout: PhantomData })
-        } else {
-            None
-        }
+        self.range.next().map(|value| Coord { value, layout: PhantomData })
     }
 
     #[inline(always)]
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.end - self.next;
-        (n, Some(n))
+        self.range.size_hint()
     }
 }
 
 impl<L, const D: usize> DoubleEndedIterator for Axis<L, D> {
     #[inline(always)]
     fn next_back(&mut self) -> Option<Coord<L, D>> {
-        if self.next < self.end {
-            self.end -= 1;
-            Some(Coord { value: self.end, layout: PhantomData })
-        } else {
-            None
-        }
+        self.range.next_back().map(|value| Coord { value, layout: PhantomData })
     }
 }
 
