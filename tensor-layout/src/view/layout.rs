@@ -4,6 +4,7 @@
 use tensor_layout_core::flat::FlatPlan;
 use tensor_layout_core::{ArrayShape, IndexError, OffsetPlan, TileGrid, MAX_RANK};
 
+use super::{SameWidth, Scalar};
 use crate::element::Element;
 use crate::typed::Source;
 use crate::{Bound, DynLayout, Static};
@@ -53,6 +54,33 @@ pub(crate) mod sealed {
 /// assert_eq!(first(&View::new(&g, &data).unwrap()), 1.0);
 /// ```
 pub trait ViewLayout: sealed::Sealed {}
+
+/// A layout whose storage a slice of `E` can hold: a static or bound mixed layout whose elements have the width
+/// of `E` ([`SameWidth`]), or a runtime layout (`&Geometry`, checked when the view is made). `View::new` requires
+/// it, so a static layout and a slice of the wrong width do not compile (in `cargo check` too).
+///
+/// ```
+/// use tensor_layout::{layout, view::{Holds, View}};
+/// fn holds<L: Holds<E>, E>() {}
+/// holds::<layout!(f32[2,3]), f32>();
+/// holds::<layout!(bf16[8,128]), u16>(); // raw bits of the same width
+/// ```
+///
+/// ```compile_fail
+/// use tensor_layout::{layout, view::View};
+/// // error[E0277]: a slice of `f32` cannot hold the elements of a layout of `bf16`: their widths differ
+/// let v = View::new(<layout!(bf16[8,128])>::default(), &[0.0f32; 1024][..]);
+/// ```
+pub trait Holds<E>: ViewLayout {}
+
+impl<El: Element, S: Source<El>, E: SameWidth<El::Storage>> Holds<E> for Static<El, S> where El::Storage: Scalar {}
+
+impl<El: Element, S: Source<El>, E: SameWidth<El::Storage>> Holds<E> for &Bound<crate::Mixed<El, S>> where
+    El::Storage: Scalar
+{
+}
+
+impl<E: Scalar> Holds<E> for &Geometry {}
 
 /// Constants of a static layout that views use.
 trait ViewConsts {

@@ -144,7 +144,7 @@ impl<'a, L: ViewLayout, E: Scalar> Tile<'a, L, E> {
         if self.is_partial() || (0..tile.dims().len()).any(|d| tile.dims()[d] != self.extent(d)) {
             return None;
         }
-        View::new(tile, self.slots).ok()
+        View::checked(tile, self.slots).ok()
     }
 }
 
@@ -168,7 +168,7 @@ impl<'a, L: ViewLayout + StaticTiles, E: Scalar> Tile<'a, L, E> {
         if self.is_partial() {
             return None;
         }
-        View::new(TileOf::<L>::default(), self.slots).ok()
+        View::checked(TileOf::<L>::default(), self.slots).ok()
     }
 }
 
@@ -206,7 +206,7 @@ impl<'a, L: ViewLayout + StaticTiles, E: Scalar> TileMut<'a, L, E> {
         if self.is_partial() {
             return None;
         }
-        ViewMut::new(TileOf::<L>::default(), self.slots).ok()
+        ViewMut::checked(TileOf::<L>::default(), self.slots).ok()
     }
 
     /// The tile as a mutable view with the static tile layout, consuming the tile (so the view lives as long as
