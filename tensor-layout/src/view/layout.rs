@@ -353,112 +353,68 @@ impl Geometry {
     }
 }
 
-impl sealed::Sealed for &Geometry {
-    const STATIC: Option<ArrayShape> = None;
-    #[inline]
-    fn shape(&self) -> &ArrayShape {
-        self.layout.shape()
-    }
-    #[inline]
-    fn dims(&self) -> &[usize] {
-        &self.dims[..self.rank]
-    }
-    #[inline]
-    fn storage_elements(&self) -> usize {
-        self.storage
-    }
-    #[inline]
-    fn element_count(&self) -> usize {
-        self.elements
-    }
-    #[inline]
-    fn byte_size(&self) -> usize {
-        self.bytes
-    }
-    #[inline]
-    fn element_bits(&self) -> u64 {
-        self.layout.element_bits()
-    }
-    #[inline]
-    fn plan(&self) -> Option<&OffsetPlan> {
-        self.plan.as_ref()
-    }
-    #[inline]
-    fn flat(&self) -> Option<&FlatPlan> {
-        self.flat.as_ref()
-    }
-    #[inline]
-    fn grid(&self) -> Option<&TileGrid> {
-        self.grid.as_ref()
-    }
-    #[inline]
-    fn padding_pattern(&self) -> u128 {
-        self.padding
-    }
-    #[inline]
-    fn tiles_full(&self) -> bool {
-        self.full
-    }
-    #[inline]
-    fn fingerprint(&self) -> u64 {
-        self.fingerprint
-    }
+/// The sealed trait for a runtime layout: every answer from a [`Geometry`] (`$g` reaches it from `self`).
+macro_rules! geometry_layout {
+    ([$($generics:tt)*] $ty:ty, $self_:ident => $g:expr) => {
+        impl<$($generics)*> sealed::Sealed for $ty {
+            const STATIC: Option<ArrayShape> = None;
+            #[inline]
+            fn shape(&$self_) -> &ArrayShape {
+                $g.layout.shape()
+            }
+            #[inline]
+            fn dims(&$self_) -> &[usize] {
+                &$g.dims[..$g.rank]
+            }
+            #[inline]
+            fn storage_elements(&$self_) -> usize {
+                $g.storage
+            }
+            #[inline]
+            fn element_count(&$self_) -> usize {
+                $g.elements
+            }
+            #[inline]
+            fn byte_size(&$self_) -> usize {
+                $g.bytes
+            }
+            #[inline]
+            fn element_bits(&$self_) -> u64 {
+                $g.layout.element_bits()
+            }
+            #[inline]
+            fn plan(&$self_) -> Option<&OffsetPlan> {
+                $g.plan.as_ref()
+            }
+            #[inline]
+            fn flat(&$self_) -> Option<&FlatPlan> {
+                $g.flat.as_ref()
+            }
+            #[inline]
+            fn grid(&$self_) -> Option<&TileGrid> {
+                $g.grid.as_ref()
+            }
+            #[inline]
+            fn padding_pattern(&$self_) -> u128 {
+                $g.padding
+            }
+            #[inline]
+            fn tiles_full(&$self_) -> bool {
+                $g.full
+            }
+            #[inline]
+            fn fingerprint(&$self_) -> u64 {
+                $g.fingerprint
+            }
+        }
+    };
 }
+
+geometry_layout!([] &Geometry, self => self);
+geometry_layout!([E: Element, S: Source<E>] &Bound<crate::Mixed<E, S>>, self => self.geometry);
 
 impl ViewLayout for &Geometry {
     type Element = AnyWidth;
-}
-
-impl<E: Element, S: Source<E>> sealed::Sealed for &Bound<crate::Mixed<E, S>> {
-    const STATIC: Option<ArrayShape> = None;
-    #[inline]
-    fn shape(&self) -> &ArrayShape {
-        self.geometry.layout.shape()
-    }
-    #[inline]
-    fn dims(&self) -> &[usize] {
-        &self.geometry.dims[..self.geometry.rank]
-    }
-    #[inline]
-    fn storage_elements(&self) -> usize {
-        self.geometry.storage
-    }
-    #[inline]
-    fn element_count(&self) -> usize {
-        self.geometry.elements
-    }
-    #[inline]
-    fn byte_size(&self) -> usize {
-        self.geometry.bytes
-    }
-    #[inline]
-    fn element_bits(&self) -> u64 {
-        self.geometry.layout.element_bits()
-    }
-    #[inline]
-    fn plan(&self) -> Option<&OffsetPlan> {
-        self.geometry.plan.as_ref()
-    }
-    #[inline]
-    fn flat(&self) -> Option<&FlatPlan> {
-        self.geometry.flat.as_ref()
-    }
-    #[inline]
-    fn grid(&self) -> Option<&TileGrid> {
-        self.geometry.grid.as_ref()
-    }
-    #[inline]
-    fn padding_pattern(&self) -> u128 {
-        self.geometry.padding
-    }
-    #[inline]
-    fn tiles_full(&self) -> bool {
-        self.geometry.full
-    }
-    #[inline]
-    fn fingerprint(&self) -> u64 {
-        self.geometry.fingerprint
-    }
 }
 
 impl<E: Element, S: Source<E>> ViewLayout for &Bound<crate::Mixed<E, S>> {
