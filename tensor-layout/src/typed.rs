@@ -46,7 +46,9 @@ pub trait Source<E: Element>: 'static {
 /// `layout!`, for example `Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Tiles<Tile<8, 128>, Tile<2, 1>>>>`.
 pub struct Static<E, T>(PhantomData<fn() -> (E, T)>);
 
-/// `Clone`, `Copy`, `Default`, `PartialEq` and `Eq` for a zero-sized layout type, whatever its parameters.
+/// `Clone`, `Copy`, `Default`, `PartialEq` and `Eq` for a zero-sized layout type. Making a value evaluates the
+/// shape, so a type whose shape is an error (a broadcast named through `BroadcastWith` in generic code) fails to
+/// build instead of running.
 macro_rules! zero_sized {
     ($ty:ident) => {
         impl<E, T> Clone for $ty<E, T> {
@@ -55,8 +57,9 @@ macro_rules! zero_sized {
             }
         }
         impl<E, T> Copy for $ty<E, T> {}
-        impl<E, T> Default for $ty<E, T> {
+        impl<E: $crate::element::Element, T: $crate::typed::Source<E>> Default for $ty<E, T> {
             fn default() -> Self {
+                const { _ = T::SHAPE };
                 $ty(PhantomData)
             }
         }
