@@ -685,6 +685,8 @@ pub enum IndexError {
     },
     /// Arithmetic past 64 bits (only for shapes validation would reject).
     Overflow,
+    /// A size (storage elements, bytes) past 128 bits: exact sizes are `u128`, XLA's padding `i128`.
+    SizeOverflow,
     /// Strides asked of a tiled layout.
     Tiled,
     /// XLA's `ArraySize` asked of a layout whose first tile combines dimensions.
@@ -763,6 +765,7 @@ impl IndexError {
                 b.push_str(" is unbounded (`?`) and has no size");
             }
             I::Overflow => b.push_str("size arithmetic overflows 64 bits"),
+            I::SizeOverflow => b.push_str("the size overflows 128 bits"),
             I::Tiled => b.push_str("element strides exist only for untiled layouts"),
             I::CombineInFirstTile => b.push_str("XLA's `ArraySize` cannot evaluate a `*` in the first tile"),
             I::CombineOnMostMinor => b.push_str("`*` cannot be the most minor entry of a tile"),

@@ -11,6 +11,7 @@
 //! - [`tile`]: tiles and tiled linearization (spec §4), TPU tiling conventions.
 //! - [`index`]: offsets, the inverse, strides, negative dimensions, true rank, dimension letters.
 //! - [`size`]: storage elements, byte size, XLA's `ArraySize`.
+//! - [`accounting`]: XLA's padding accounting (unpadded size, extra bytes due to padding).
 //! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
 //! - [`grid`]: first-level tiles as boxes of indices and blocks of storage, and the contiguous runs inside them.
 //! - [`pack`]: sub-byte packing (`E(n)`) and the bit patterns of padding values.
@@ -37,6 +38,7 @@
 #![deny(missing_docs)]
 #![warn(clippy::all)]
 
+pub mod accounting;
 pub mod broadcast;
 pub mod dtype;
 pub mod error;
