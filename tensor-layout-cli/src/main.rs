@@ -17,6 +17,7 @@ mod lines;
 mod offsets;
 mod outcome;
 mod scan;
+mod sizes;
 mod tile_levels;
 
 use clap::{Parser, Subcommand};
