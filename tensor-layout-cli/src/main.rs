@@ -11,6 +11,7 @@
 mod broadcast;
 mod bytes;
 mod canon;
+mod caret;
 mod draw;
 mod explain;
 mod lines;

@@ -8,6 +8,7 @@
 //! Every number comes from `tensor-layout-core`; this module only subtracts and multiplies them, checked. A value
 //! that is undefined is an `Err` saying why (the JSON `why_null` entries).
 
+use std::collections::BTreeMap;
 use tensor_layout::ArrayShape;
 
 /// Why a size is undefined: a sentence for the report and for JSON `why_null`.
@@ -79,6 +80,11 @@ impl Sizes {
         }
         Ok(size as f64 / unpadded as f64)
     }
+}
+
+/// Records `value` for a JSON field, and when it is undefined, why under `key` in `why_null`.
+pub fn field<T>(why_null: &mut BTreeMap<&'static str, Why>, key: &'static str, value: Result<T, Why>) -> Option<T> {
+    value.map_err(|why| why_null.insert(key, why)).ok()
 }
 
 /// The message of a sum or product past 128 bits.

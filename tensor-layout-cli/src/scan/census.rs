@@ -1,6 +1,6 @@
 //! Finding every array shape in HLO text and counting the distinct layouts, by mentions and by values.
 //!
-//! **Where shapes are looked for.** A candidate is a `[` right after an element type name (as
+//! **Where shapes are looked for** ([`super::hlo`]). A candidate is a `[` right after an element type name (as
 //! `ElementType::from_name` knows it) that does not continue an identifier (`%add.f32[` is not one). The library's
 //! parser (`parse::parse_array_at`) reads the shape from the type name on, layout included, within its line, and
 //! scanning goes on after it. String literals (`"..."`, with `\` escapes, as XLA's lexer reads them: `op_name`,
@@ -27,12 +27,10 @@ use std::fmt::Write as _;
 use std::hash::{BuildHasher, RandomState};
 use tensor_layout::parse::parse_array_at;
 use tensor_layout::print::{write_type_and_dims, TextBuf};
-use tensor_layout::{ArrayShape, ElementType};
+use tensor_layout::ArrayShape;
 
+use super::hlo::{self, Place};
 use crate::sizes::{Sizes, Why};
-
-/// The longest element type name (`f8e4m3b11fnuz`).
-const LONGEST_TYPE_NAME: usize = 13;
 
 /// The longest text of an invalid shape kept for the report.
 const INVALID_TEXT: usize = 100;
@@ -313,35 +311,7 @@ struct Scanner<'t> {
 impl Scanner<'_> {
     /// Scans the line `start..end` (without its `\n`).
     fn line(&mut self, start: usize, end: usize, line: u64) -> Result<(), Limit> {
-        let text = self.text;
-        let result = instruction_result(text, start, end);
-        let module_layout = entry_computation_layout(text, start, end);
-        let mut pos = start;
-        while let Some(found) = memchr::memchr3(b'[', b'"', b'/', &text[pos..end]) {
-            let at = pos + found;
-            pos = at + 1;
-            match text[at] {
-                b'"' => pos = string_end(text, pos, end),
-                b'/' if pos < end && text[pos] == b'*' => {
-                    pos = memchr::memmem::find(&text[pos + 1..end], b"*/").map_or(end, |e| pos + 1 + e + 2);
-                }
-                b'[' => {
-                    let Some(shape_start) = type_name_before(text, start, at) else { continue };
-                    let within =
-                        |range: Option<(usize, usize)>| range.is_some_and(|(a, b)| (a..b).contains(&shape_start));
-                    let place = if within(result) {
-                        Place::Value
-                    } else if within(module_layout) {
-                        Place::Layout
-                    } else {
-                        Place::Other
-                    };
-                    pos = self.shape(shape_start, at, end, place, line)?;
-                }
-                _ => {}
-            }
-        }
-        Ok(())
+        hlo::candidates(self.text, start, end, |shape_start, at, place| self.shape(shape_start, at, end, place, line))
     }
 
     /// Counts the shape whose type name starts at `start` (its `[` at `at`) on a line ending at `end`; returns
@@ -480,127 +450,6 @@ impl Scanner<'_> {
     }
 }
 
-/// Where a shape stands, which says what a shape written without a layout means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Place {
-    /// An instruction result: a value; without a layout, the default layout (XLA's parser fills it in).
-    Value,
-    /// `entry_computation_layout={..}`, where XLA prints every layout (a scalar's default as `s32[]`): the default.
-    Layout,
-    /// Anywhere else (signatures, operands): without a layout, no layout.
-    Other,
-}
-
-/// Where `entry_computation_layout={..}` stands on the line `start..end` (an `HloModule` line), braces included.
-fn entry_computation_layout(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
-    const KEY: &[u8] = b"entry_computation_layout={";
-    let line = &text[start..end];
-    if !line.starts_with(b"HloModule") {
-        return None;
-    }
-    let open = memchr::memmem::find(line, KEY)? + KEY.len() - 1;
-    let mut depth = 0usize;
-    for (k, &b) in line[open..].iter().enumerate() {
-        match b {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((start + open, start + open + k + 1));
-                }
-            }
-            _ => {}
-        }
-    }
-    Some((start + open, end))
-}
-
-/// Where the result of an instruction stands on the line `start..end`: after `[ROOT] [%]name =`, the range of the
-/// result shape (the whole tuple when it starts with `(`; else only its first byte, where the array starts).
-fn instruction_result(text: &[u8], start: usize, end: usize) -> Option<(usize, usize)> {
-    let line = &text[start..end];
-    let blank = |p: usize| line.get(p).is_some_and(|b| matches!(b, b' ' | b'\t'));
-    let mut p = 0;
-    while blank(p) {
-        p += 1;
-    }
-    if line[p..].starts_with(b"ROOT") && blank(p + 4) {
-        p += 4;
-        while blank(p) {
-            p += 1;
-        }
-    }
-    if line.get(p) == Some(&b'%') {
-        p += 1;
-    }
-    let name = p;
-    while line.get(p).is_some_and(|&b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-')) {
-        p += 1;
-    }
-    if p == name {
-        return None;
-    }
-    while blank(p) {
-        p += 1;
-    }
-    if line.get(p) != Some(&b'=') {
-        return None;
-    }
-    p += 1;
-    while blank(p) {
-        p += 1;
-    }
-    if line.get(p) != Some(&b'(') {
-        return Some((start + p, start + p + 1));
-    }
-    // A tuple: up to its closing parenthesis (layouts inside hold balanced parentheses), or the end of the line.
-    let mut depth = 0usize;
-    for (k, &b) in line[p..].iter().enumerate() {
-        match b {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((start + p, start + p + k + 1));
-                }
-            }
-            _ => {}
-        }
-    }
-    Some((start + p, end))
-}
-
-/// Where the element type name ending right before the `[` at `at` starts, if there is one (never before
-/// `line_start`).
-fn type_name_before(text: &[u8], line_start: usize, at: usize) -> Option<usize> {
-    let lowest = at.saturating_sub(LONGEST_TYPE_NAME + 1).max(line_start);
-    let mut start = at;
-    while start > lowest && matches!(text[start - 1], b'a'..=b'z' | b'0'..=b'9') {
-        start -= 1;
-    }
-    // A run longer than any type name stops at `lowest` and is no type name.
-    if start > line_start && matches!(text[start - 1], b'A'..=b'Z' | b'_' | b'.' | b'-' | b'%' | b'$') {
-        return None;
-    }
-    ElementType::from_name(&text[start..at]).map(|_| start)
-}
-
-/// The position after the string literal whose content starts at `pos` (after its closing quote), or `end` (the
-/// end of the line) when it is not closed on its line. A backslash escapes the next byte.
-fn string_end(text: &[u8], mut pos: usize, end: usize) -> usize {
-    while let Some(found) = memchr::memchr2(b'"', b'\\', &text[pos..end]) {
-        let at = pos + found;
-        if text[at] == b'"' {
-            return at + 1;
-        }
-        pos = at + 2;
-        if pos >= end {
-            break;
-        }
-    }
-    end
-}
-
 /// The text up to its first line end, at most [`INVALID_TEXT`] bytes (cut at a character boundary), as (lossy)
 /// UTF-8.
 fn one_line(bytes: &[u8]) -> String {
@@ -714,9 +563,6 @@ mod tests {
         assert_eq!(census("f32[").invalid_count, 1);
         // Shapes do not span lines.
         assert_eq!(census("a = f32[2,\n3]").invalid_count, 1);
-        assert_eq!(type_name_before(b"xf8e4m3b11fnuz[", 0, 14), None);
-        assert_eq!(type_name_before(b" f8e4m3b11fnuz[", 0, 14), Some(1));
-        assert_eq!(type_name_before(b"xf32[", 1, 4), Some(1));
         assert_eq!(one_line(&[b'e'; 200]).len(), 100);
         assert_eq!(one_line("é".repeat(60).as_bytes()).len(), 100);
         assert_eq!(one_line("éé".repeat(30).as_bytes()).chars().count(), 50);

@@ -25,10 +25,11 @@
 //! Integers are exact, even past 64 bits.
 
 mod census;
+mod hlo;
 
-use crate::bytes::bytes_text;
+use crate::bytes::{bytes_text, signed_bytes_text};
 use crate::outcome::{Failure, Outcome};
-use crate::sizes::{times, Why};
+use crate::sizes::{field, times, Why};
 use census::{Census, Layout, Limit};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -273,15 +274,6 @@ fn report(name: &str, census: &Census, out: &mut impl Write) -> io::Result<()> {
     out.write_all(invalid_report(census).as_bytes())
 }
 
-/// `-8 bytes`, `201326592 bytes (192 MiB)`: [`bytes_text`] of a signed count.
-fn signed_bytes_text(n: i128) -> String {
-    if n < 0 {
-        format!("-{}", bytes_text(n.unsigned_abs()))
-    } else {
-        bytes_text(n.unsigned_abs())
-    }
-}
-
 /// The sums over all values, each exact or why not.
 struct Totals {
     bytes: Result<u128, Why>,
@@ -358,11 +350,6 @@ struct JsonLayout<'a> {
     why_null: BTreeMap<&'static str, Why>,
 }
 
-/// Records `value` and, when it is undefined, why under `key`.
-fn field<T>(why_null: &mut BTreeMap<&'static str, Why>, key: &'static str, value: Result<T, Why>) -> Option<T> {
-    value.map_err(|why| why_null.insert(key, why)).ok()
-}
-
 impl<'a> JsonLayout<'a> {
     fn of(l: &Layout<'a>) -> JsonLayout<'a> {
         let mut why = BTreeMap::new();
@@ -423,12 +410,6 @@ mod tests {
         let printed = report_of(input);
         let shown: Vec<&str> = EXAMPLES.lines().skip(7).take(6).map(|l| l.strip_prefix("  ").unwrap_or(l)).collect();
         assert_eq!(printed.lines().collect::<Vec<_>>(), shown);
-    }
-
-    #[test]
-    fn signed_bytes() {
-        assert_eq!(signed_bytes_text(-8), "-8 bytes");
-        assert_eq!(signed_bytes_text(201_326_592), "201326592 bytes (192 MiB)");
     }
 
     #[test]
