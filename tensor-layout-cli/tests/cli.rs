@@ -145,6 +145,20 @@ fn canon_reports_each_bad_line_and_goes_on() {
 }
 
 #[test]
+fn canon_reads_a_physical_shape_holding_a_tuple_and_rejects_it_for_xlas_reason() {
+    // XLA syntax (a sparse array's physical shape may be a tuple); XLA's validation: "layout has a
+    // physical_shape, but is not a sparse array" (spec: xla-reference §3.3, check 9).
+    let run =
+        canon("s32[10]{0:P((s32[10]{0:T(100)}, f32[10]{0:T(100)}))}\nf32[2]{0:P(b(f32[2]))}\nf32[2]{0:P((f32[2],)}\n");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "ERR `P(..)` is only valid for sparse arrays, not for a dense array");
+    assert_eq!(lines[1], "ERR `P(..)` is only valid for sparse arrays, not for a dense array");
+    assert!(lines[2].starts_with("ERR expected a shape"), "{}", lines[2]);
+    let e = fails(&["explain", "s32[10]{0:P((s32[10]{0:T(100)}, f32[10]{0:T(100)}))}"]);
+    assert!(e.contains(": `P(..)` is only valid for sparse arrays, not for a dense array\n"), "{e}");
+}
+
+#[test]
 fn canon_messages_name_the_problem() {
     let run = canon("f32[3,5]{1,1}\nf32[3,5]{1,0:T(0,2)}\nfloat[2]\n");
     let lines: Vec<&str> = run.stdout.lines().collect();
