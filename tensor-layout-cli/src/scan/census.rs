@@ -280,6 +280,7 @@ pub fn scan(text: &[u8]) -> Result<Census, Limit> {
         spelling_index: HashTable::new(),
         layout_index: HashTable::new(),
         invalid_index: HashTable::new(),
+        invalid_hashes: Vec::new(),
         census: Census::default(),
         canonical: String::new(),
     };
@@ -303,6 +304,8 @@ struct Scanner<'t> {
     spelling_index: HashTable<u32>,
     layout_index: HashTable<u32>,
     invalid_index: HashTable<u32>,
+    /// The hash of each distinct invalid shape (its text and message): growing the table needs no text.
+    invalid_hashes: Vec<u64>,
     census: Census,
     /// Scratch space for canonical texts.
     canonical: String,
@@ -441,9 +444,10 @@ impl Scanner<'_> {
         let n = census.invalid.len();
         census.invalid.try_reserve(1).map_err(|_| no_memory("the distinct invalid shapes", n))?;
         census.invalid.push(Invalid { text, message: message.to_string(), count: 0, line });
-        let (hasher, invalid) = (&self.hasher, &census.invalid);
-        let rehash =
-            |&i: &u32| hasher.hash_one((invalid[i as usize].text.as_str(), invalid[i as usize].message.as_str()));
+        self.invalid_hashes.try_reserve(1).map_err(|_| no_memory("the distinct invalid shapes", n))?;
+        self.invalid_hashes.push(hash);
+        let hashes = &self.invalid_hashes;
+        let rehash = |&i: &u32| hashes[i as usize];
         self.invalid_index.try_reserve(1, rehash).map_err(|_| no_memory("the distinct invalid shapes", n))?;
         self.invalid_index.insert_unique(hash, n as u32, rehash);
         Ok(n as u32)
@@ -453,6 +457,8 @@ impl Scanner<'_> {
 /// The text up to its first line end, at most [`INVALID_TEXT`] bytes (cut at a character boundary), as (lossy)
 /// UTF-8.
 fn one_line(bytes: &[u8]) -> String {
+    // A character takes at most 4 bytes: no more than that past the cut is read.
+    let bytes = &bytes[..bytes.len().min(INVALID_TEXT + 4)];
     let end = memchr::memchr2(b'\n', b'\r', bytes).unwrap_or(bytes.len());
     let mut text = String::from_utf8_lossy(&bytes[..end]).into_owned();
     if text.len() > INVALID_TEXT {
