@@ -343,7 +343,8 @@ impl Scanner<'_> {
             Some(&i) => self.spellings[i as usize].target,
             None => {
                 let target = self.classify(parsed, spelled, bare, line)?;
-                let len = spelled.len() as u32; // a line of a text in memory; shapes are far shorter than 4 GiB
+                let len = u32::try_from(spelled.len())
+                    .map_err(|_| Limit(format!("a shape on line {line} is spelled over more than 4 GiB")))?;
                 self.spellings.try_reserve(1).map_err(|_| no_memory("the distinct spellings", self.spellings.len()))?;
                 let id = self.spellings.len() as u32;
                 self.spellings.push(Spelling { start, len, hash, bare, target });
