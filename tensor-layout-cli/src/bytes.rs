@@ -21,8 +21,13 @@ pub fn bytes_text(n: u128) -> String {
 
 /// `-8 bytes`, `201326592 bytes (192 MiB)`: [`bytes_text`] of a signed count.
 pub fn signed_bytes_text(n: i128) -> String {
+    signed(n, bytes_text)
+}
+
+/// `text` of the magnitude of `n`, after a `-` when `n` is negative.
+pub fn signed(n: i128, text: fn(u128) -> String) -> String {
     let sign = if n < 0 { "-" } else { "" };
-    format!("{sign}{}", bytes_text(n.unsigned_abs()))
+    format!("{sign}{}", text(n.unsigned_abs()))
 }
 
 #[cfg(test)]
@@ -36,6 +41,7 @@ mod tests {
         assert_eq!(bytes_text(1024), "1024 bytes (1 KiB)");
         assert_eq!(bytes_text(1536), "1536 bytes (1.50 KiB)");
         assert_eq!(bytes_text(335_544_320), "335544320 bytes (320 MiB)");
+        assert_eq!(bytes_text(1536 * 1024), "1572864 bytes (1.50 MiB)");
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! ([`Facts::report`], one JSON object; keys in [`super`]). Every number comes from `tensor-layout`; sizes, slot-based
 //! and XLA's accounting side by side, from [`crate::sizes`].
 
-use crate::bytes::{bytes_text, signed_bytes_text};
+use crate::bytes::{bytes_text, signed, signed_bytes_text};
 use crate::sizes::{field, times, Sizes, Why};
 use crate::tile_levels::{tile_text, tiles_text, TileLevels};
 use serde::Serialize;
@@ -75,7 +75,7 @@ impl Facts {
         if let (Ok(slots), Ok(xla)) = (s.padding_bytes(), &s.xla_padding_bytes) {
             if i128::try_from(slots).ok() != Some(*xla) {
                 let expansion = s.expansion().map(|x| format!(", {}", times(x))).unwrap_or_default();
-                let _ = write!(padding, " (XLA: {} padding{expansion})", signed_short_bytes_text(*xla));
+                let _ = write!(padding, " (XLA: {} padding{expansion})", signed(*xla, short_bytes_text));
             }
         }
         parts.push(padding);
@@ -333,12 +333,6 @@ fn short_bytes_text(n: u128) -> String {
     }
 }
 
-/// `-8 bytes`, `192 MiB`: [`short_bytes_text`] of a signed count.
-fn signed_short_bytes_text(n: i128) -> String {
-    let sign = if n < 0 { "-" } else { "" };
-    format!("{sign}{}", short_bytes_text(n.unsigned_abs()))
-}
-
 fn or_why(value: Result<String, impl std::fmt::Display>) -> String {
     value.unwrap_or_else(|e| format!("n/a: {e}"))
 }
@@ -348,12 +342,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn byte_units() {
-        assert_eq!(bytes_text(1), "1 byte");
-        assert_eq!(bytes_text(96), "96 bytes");
-        assert_eq!(bytes_text(1024), "1024 bytes (1 KiB)");
-        assert_eq!(bytes_text(335_544_320), "335544320 bytes (320 MiB)");
-        assert_eq!(bytes_text(1536 * 1024), "1572864 bytes (1.50 MiB)");
+    fn short_byte_units() {
+        assert_eq!(short_bytes_text(96), "96 bytes");
+        assert_eq!(short_bytes_text(1536 * 1024), "1.50 MiB");
+        assert_eq!(signed(-(192 << 20), short_bytes_text), "-192 MiB");
     }
 
     #[test]

@@ -64,20 +64,23 @@ fn entry_computation_layout(text: &[u8], start: usize, end: usize) -> Option<(us
         return None;
     }
     let open = memchr::memmem::find(line, KEY)? + KEY.len() - 1;
+    Some((start + open, start + bracketed_end(line, open, b'{', b'}')))
+}
+
+/// The position after the bracket that closes the one at `open` (`{` or `(`), or the end of the line.
+fn bracketed_end(line: &[u8], open: usize, opening: u8, closing: u8) -> usize {
     let mut depth = 0usize;
     for (k, &b) in line[open..].iter().enumerate() {
-        match b {
-            b'{' => depth += 1,
-            b'}' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((start + open, start + open + k + 1));
-                }
+        if b == opening {
+            depth += 1;
+        } else if b == closing {
+            depth -= 1;
+            if depth == 0 {
+                return open + k + 1;
             }
-            _ => {}
         }
     }
-    Some((start + open, end))
+    line.len()
 }
 
 /// Where the result of an instruction stands on the line `start..end`: after `[ROOT] [%]name =`, the range of the
@@ -119,20 +122,7 @@ fn instruction_result(text: &[u8], start: usize, end: usize) -> Option<(usize, u
         return Some((start + p, start + p + 1));
     }
     // A tuple: up to its closing parenthesis (layouts inside hold balanced parentheses), or the end of the line.
-    let mut depth = 0usize;
-    for (k, &b) in line[p..].iter().enumerate() {
-        match b {
-            b'(' => depth += 1,
-            b')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some((start + p, start + p + k + 1));
-                }
-            }
-            _ => {}
-        }
-    }
-    Some((start + p, end))
+    Some((start + p, start + bracketed_end(line, p, b'(', b')')))
 }
 
 /// Where the element type name ending right before the `[` at `at` starts, if there is one (never before
