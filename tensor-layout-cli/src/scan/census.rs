@@ -322,8 +322,10 @@ impl Scanner<'_> {
     fn shape(&mut self, start: usize, at: usize, end: usize, place: Place, line: u64) -> Result<usize, Limit> {
         let is_value = place == Place::Value;
         let text = self.text;
-        let (parsed, shape_end) = match parse_array_at(&text[..end], start) {
-            Ok(found) => found,
+        // Kept in place and borrowed: the parsed array is large, and only a new spelling needs it.
+        let found = parse_array_at(&text[..end], start);
+        let (parsed, shape_end) = match &found {
+            Ok((parsed, shape_end)) => (parsed, *shape_end),
             Err(e) => {
                 let spelled = &text[start..e.end.clamp(at + 1, end)];
                 let i = self.invalid(spelled, &e.kind.to_string(), line)?;
@@ -377,12 +379,12 @@ impl Scanner<'_> {
     /// Validates a new spelling and finds (or adds) its layout.
     fn classify(
         &mut self,
-        parsed: tensor_layout::ParsedArray,
+        parsed: &tensor_layout::ParsedArray,
         spelled: &[u8],
         bare: bool,
         line: u64,
     ) -> Result<Target, Limit> {
-        let shape = match parsed.validate() {
+        let shape = match parsed.clone().validate() {
             Ok(shape) => shape,
             Err(e) => return self.invalid(spelled, &e.to_string(), line).map(Target::Invalid),
         };
