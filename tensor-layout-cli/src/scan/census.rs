@@ -18,9 +18,10 @@
 //!
 //! **Memory and time.** Linear in the input: candidates are found with `memchr`, line numbers counted as the
 //! lines go by. Each distinct spelling is validated and printed canonically once (a table of spellings, as
-//! positions in the text); a distinct layout is its canonical text, interned in one string, and two counts; its
-//! sizes are computed from that text when the report is written. Every table grows with `try_reserve`: when memory
-//! runs out the scan stops with a [`Limit`] instead of aborting.
+//! positions in the text); a distinct layout is a record of about 150 bytes: its canonical text (interned in one
+//! string), two counts and the sizes of one array (when some size is undefined, the sizes and the reasons are
+//! derived again from the canonical text for the report). Every table grows with `try_reserve`: when memory runs
+//! out the scan stops with a [`Limit`] instead of aborting.
 
 use hashbrown::HashTable;
 use std::fmt::Write as _;
