@@ -632,6 +632,7 @@ fn explain_tuples_element_by_element() {
     assert_eq!(ok(&["explain", "token[]"]), "token[]\n  `token` is not an array type: it has no memory layout\n");
     assert_eq!(json("opaque[]"), serde_json::json!({"canonical": "opaque[]", "kind": "opaque"}));
     assert_eq!(json("()"), serde_json::json!({"canonical": "()", "kind": "tuple", "elements": []}));
+    assert_eq!(ok(&["explain", "()"]), "()\n  an empty tuple\n");
 }
 
 #[test]

@@ -206,6 +206,9 @@ fn describe(node: &Node) -> String {
     let mut counts = [0usize; 3];
     count_leaves(node, &mut counts);
     let n = elements.len();
+    if n == 0 {
+        return format!("an empty {}", &what[2..]);
+    }
     let mut text = format!("{what} of {n} element{}", if n == 1 { "" } else { "s" });
     let kinds = [(counts[0], "array", "arrays"), (counts[1], "token", "tokens"), (counts[2], "opaque", "opaques")];
     let parts: Vec<String> = kinds
