@@ -10,9 +10,8 @@
 #[path = "kernels/matmul.rs"]
 mod kernel;
 
-use half::bf16;
+use tensor_layout::layout;
 use tensor_layout::view::{View, ViewMut};
-use tensor_layout::{layout, relayout};
 
 const K: usize = 512;
 const N: usize = 256;
@@ -20,24 +19,15 @@ const N: usize = 256;
 type A = layout!(bf16[?,512]{1,0:T(8,128)(2,1)});
 type W = layout!(bf16[512,256]{1,0:T(8,128)(2,1)});
 type C = layout!(f32[?,256]{1,0:T(8,128)});
-type ARows = layout!(bf16[?,512]);
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let batch: usize = match std::env::args().nth(1) {
-        Some(arg) => arg.parse().map_err(|e| format!("the batch `{arg}` is not a size: {e}"))?,
-        None => 37,
-    };
+    let batch = kernel::batch_argument()?;
     let (a_rows, w_rows) = kernel::inputs(batch, K, N);
 
     // Bind the batch once: every check of the dynamic size happens here.
-    let (a_layout, c_layout, rows_layout) = (A::bind(&[batch])?, C::bind(&[batch])?, ARows::bind(&[batch])?);
-    let mut a_tpu = vec![bf16::ZERO; a_layout.storage_elements()?];
-    relayout(&View::new(&rows_layout, &a_rows[..])?, &mut ViewMut::new(&a_layout, &mut a_tpu[..])?)?;
-    let mut w_tpu = vec![bf16::ZERO; W::STORAGE_ELEMENTS];
-    relayout(
-        &View::new(<layout!(bf16[512,256])>::default(), &w_rows[..])?,
-        &mut ViewMut::new(W::default(), &mut w_tpu[..])?,
-    )?;
+    let (a_layout, c_layout) = (A::bind(&[batch])?, C::bind(&[batch])?);
+    let a_tpu = kernel::into_layout(&a_rows, &[batch, K], &a_layout, a_layout.storage_elements()?);
+    let w_tpu = kernel::into_layout(&w_rows, &[K, N], W::default(), W::STORAGE_ELEMENTS);
 
     let a = View::new(&a_layout, &a_tpu[..])?;
     let w = View::new(W::default(), &w_tpu[..])?;
@@ -45,16 +35,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut c = ViewMut::new(&c_layout, &mut c_tpu[..])?;
     kernel::matmul::<kernel::Typed, _, _, _, { K / kernel::TC }>(&a, &w, &mut c)?;
 
-    let want = kernel::naive(&a_rows, &w_rows, batch, K, N);
-    let c = View::new(&c_layout, &c_tpu[..])?;
-    let mut mismatches = 0;
-    for i in 0..batch {
-        for j in 0..N {
-            if *c.get(&[i, j])? != want[i * N + j] {
-                mismatches += 1;
-            }
-        }
-    }
+    let mismatches = kernel::mismatches(&View::new(&c_layout, &c_tpu[..])?, &a_rows, &w_rows, batch, K, N);
     let partial = !batch.is_multiple_of(8);
     println!("batch {batch}: C = A · W, {}x{K} by {K}x{N}, {mismatches} mismatches", batch);
     println!("  A {} bound to {}", A::TEXT, a_layout.layout());

@@ -13,16 +13,13 @@
 #[path = "kernels/matmul.rs"]
 mod kernel;
 
-use half::bf16;
+use tensor_layout::layout;
 use tensor_layout::view::{TileOf, View, ViewMut};
-use tensor_layout::{layout, relayout};
 
 const M: usize = 64;
 const K: usize = 256;
 const N: usize = 384;
 
-type ARows = layout!(bf16[64,256]);
-type WRows = layout!(bf16[256,384]);
 type ATpu = layout!(bf16[64,256]{1,0:T(8,128)(2,1)});
 type WTpu = layout!(bf16[256,384]{1,0:T(8,128)(2,1)});
 type CTpu = layout!(f32[64,384]{1,0:T(8,128)});
@@ -30,11 +27,9 @@ type CTpu = layout!(f32[64,384]{1,0:T(8,128)});
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (a_rows, w_rows) = kernel::inputs(M, K, N);
 
-    // Into the TPU layouts.
-    let mut a_tpu = vec![bf16::ZERO; ATpu::STORAGE_ELEMENTS];
-    let mut w_tpu = vec![bf16::ZERO; WTpu::STORAGE_ELEMENTS];
-    relayout(&View::new(ARows::default(), &a_rows[..])?, &mut ViewMut::new(ATpu::default(), &mut a_tpu[..])?)?;
-    relayout(&View::new(WRows::default(), &w_rows[..])?, &mut ViewMut::new(WTpu::default(), &mut w_tpu[..])?)?;
+    // Into the TPU layouts (with `relayout`).
+    let a_tpu = kernel::into_layout(&a_rows, &[M, K], ATpu::default(), ATpu::STORAGE_ELEMENTS);
+    let w_tpu = kernel::into_layout(&w_rows, &[K, N], WTpu::default(), WTpu::STORAGE_ELEMENTS);
     let a = View::new(ATpu::default(), &a_tpu[..])?;
     let w = View::new(WTpu::default(), &w_tpu[..])?;
 
@@ -43,16 +38,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     kernel::matmul::<kernel::Typed, _, _, _, { K / kernel::TC }>(&a, &w, &mut c)?;
 
     // Check against the naive product, element by element through the C view.
-    let want = kernel::naive(&a_rows, &w_rows, M, K, N);
-    let c = View::new(CTpu::default(), &c_tpu[..])?;
-    let mut mismatches = 0;
-    for i in 0..M {
-        for j in 0..N {
-            if *c.get(&[i, j])? != want[i * N + j] {
-                mismatches += 1;
-            }
-        }
-    }
+    let mismatches = kernel::mismatches(&View::new(CTpu::default(), &c_tpu[..])?, &a_rows, &w_rows, M, K, N);
     println!("C = A · W: {M}x{K} by {K}x{N} in TPU layouts, {} elements, {mismatches} mismatches", M * N);
     println!("  A {} in tiles of {}", ATpu::TEXT, <TileOf<ATpu>>::TEXT);
     println!("  W {} ({} tiles of {:?})", WTpu::TEXT, WTpu::TILE_COUNT, WTpu::TILE_EXTENTS);

@@ -87,7 +87,8 @@ fn check<E, S>(spec: &Spec, given: &[usize]) -> Result<(), TestCaseError>
 where
     E: tensor_layout::element::Element,
     S: Source<E>,
-    for<'a> &'a tensor_layout::Bound<Mixed<E, S>>: ViewLayout + StaticTiles + tensor_layout::view::Holds<u16>,
+    for<'a> &'a tensor_layout::Bound<Mixed<E, S>>: ViewLayout + StaticTiles,
+    for<'a> u16: tensor_layout::view::SameWidth<<&'a tensor_layout::Bound<Mixed<E, S>> as ViewLayout>::Element>,
 {
     prop_assert_eq!(Mixed::<E, S>::TEXT, spec.text);
     let bound = match Mixed::<E, S>::bind(given) {
@@ -162,7 +163,8 @@ trait CheckType {
 
 impl<E: tensor_layout::element::Element, S: Source<E>> CheckType for Mixed<E, S>
 where
-    for<'a> &'a tensor_layout::Bound<Mixed<E, S>>: ViewLayout + StaticTiles + tensor_layout::view::Holds<u16>,
+    for<'a> &'a tensor_layout::Bound<Mixed<E, S>>: ViewLayout + StaticTiles,
+    for<'a> u16: tensor_layout::view::SameWidth<<&'a tensor_layout::Bound<Mixed<E, S>> as ViewLayout>::Element>,
 {
     fn check(spec: &Spec, given: &[usize]) -> Result<(), TestCaseError> {
         check::<E, S>(spec, given)

@@ -9,7 +9,7 @@ use common::all_indices_usize;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use tensor_layout::view::{
-    Geometry, Holds, PackedView, PackedViewMut, Position, Scalar, View, ViewError, ViewLayout, ViewMut,
+    Geometry, PackedView, PackedViewMut, Position, SameWidth, View, ViewError, ViewLayout, ViewMut,
 };
 use tensor_layout::{layout, ArrayShape, DynLayout, IndexError, Slot};
 
@@ -131,7 +131,7 @@ fn check_tiles(layout: &Geometry, text: &str) {
     }
 }
 
-fn check_tiles_of<L: ViewLayout + Holds<E> + Copy, E: Scalar>(layout: L, shape: &ArrayShape, text: &str) {
+fn check_tiles_of<L: ViewLayout + Copy, E: SameWidth<L::Element>>(layout: L, shape: &ArrayShape, text: &str) {
     let shape = *shape;
     let storage = shape.storage_elements().unwrap() as usize;
     let s: Vec<E> = (0..storage as u128).map(E::from_scalar_bits).collect();

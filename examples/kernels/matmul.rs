@@ -12,7 +12,9 @@
 #![allow(dead_code)] // each user takes what it needs
 
 use half::bf16;
-use tensor_layout::view::{Geometry, StaticTiles, Tile, TileMut, TileOf, View, ViewError, ViewLayout, ViewMut};
+use tensor_layout::view::{
+    Geometry, SameWidth, StaticTiles, Tile, TileMut, TileOf, View, ViewError, ViewLayout, ViewMut,
+};
 use tensor_layout::StaticLayout;
 
 /// Rows and columns of a tile of every operand.
@@ -205,6 +207,62 @@ where
         }
     }
     Ok(())
+}
+
+/// `C = A · W` over some tiles of `C` (a partition of them, for one thread): the panel of `W` is packed again
+/// whenever the column of tiles changes.
+pub fn matmul_tiles<'c, X, LA, LW, LC, const KT: usize>(
+    a: &View<'_, LA, bf16>,
+    w: &View<'_, LW, bf16>,
+    tiles: impl Iterator<Item = TileMut<'c, LC, f32>>,
+) -> Result<(), ViewError>
+where
+    X: Access<LA> + Access<LW> + Access<LC>,
+    LA: ViewLayout,
+    LW: ViewLayout,
+    LC: ViewLayout + 'c,
+{
+    let (pa, pw) = (<X as Access<LA>>::prepare(a.layout()), <X as Access<LW>>::prepare(w.layout()));
+    let mut pc = None;
+    let mut s = Scratch::<KT>::new();
+    let mut packed = None;
+    for tile in tiles {
+        let j = tile.coords()[1];
+        if packed != Some(j) {
+            pack_panel::<X, LW, KT>(w, &pw, j, &mut s)?;
+            packed = Some(j);
+        }
+        let pc = pc.get_or_insert_with(|| <X as Access<LC>>::prepare(tile.layout()));
+        c_tile::<X, LA, LC, KT>(a, (&pa, pc), &mut s, tile)?;
+    }
+    Ok(())
+}
+
+/// The batch from the command line (37 without one).
+pub fn batch_argument() -> Result<usize, String> {
+    match std::env::args().nth(1) {
+        Some(arg) => arg.parse().map_err(|e| format!("the batch `{arg}` is not a size: {e}")),
+        None => Ok(37),
+    }
+}
+
+/// The elements of `c` (an `m x n` product) that differ from the naive product of the row-major inputs.
+pub fn mismatches<L: ViewLayout>(c: &View<'_, L, f32>, a: &[bf16], w: &[bf16], m: usize, k: usize, n: usize) -> usize {
+    let want = naive(a, w, m, k, n);
+    (0..m * n).filter(|&x| c.get(&[x / n, x % n]).ok() != Some(&want[x])).count()
+}
+
+/// `rows` (row-major, dimensions `dims`) moved into the layout `to`, whose storage has `storage` slots.
+pub fn into_layout<L: ViewLayout>(rows: &[bf16], dims: &[usize], to: L, storage: usize) -> Vec<bf16>
+where
+    bf16: SameWidth<L::Element>,
+{
+    let text = format!("bf16[{}]", dims.iter().map(|d| d.to_string()).collect::<Vec<_>>().join(","));
+    let from = Geometry::new(text.parse().expect("a row-major layout")).expect("its geometry");
+    let mut out = vec![bf16::ZERO; storage];
+    let (src, mut dst) = (View::new(&from, rows).expect("the rows"), ViewMut::new(to, &mut out).expect("the storage"));
+    tensor_layout::relayout(&src, &mut dst).expect("two layouts of the same dimensions");
+    out
 }
 
 /// The naive product on row-major inputs, for checking.

@@ -75,20 +75,8 @@ fn hand_written(a: &[bf16], w: &[bf16], c: &mut [f32]) {
 fn bench(cr: &mut Criterion) {
     let (a_rows, w_rows) = matmul::inputs(M, K, N);
     // The inputs in their TPU layouts (relayout, outside the timed loops).
-    let mut a = vec![bf16::ZERO; A::STORAGE_ELEMENTS];
-    let mut w = vec![bf16::ZERO; W::STORAGE_ELEMENTS];
-    // Row-major sources as runtime layouts (their one tile is the whole array).
-    let rows = Geometry::new("bf16[65536,256]".parse().unwrap()).unwrap();
-    tensor_layout::relayout(
-        &View::new(&rows, &a_rows[..]).unwrap(),
-        &mut ViewMut::new(A::default(), &mut a[..]).unwrap(),
-    )
-    .unwrap();
-    tensor_layout::relayout(
-        &View::new(<layout!(bf16[256,128])>::default(), &w_rows[..]).unwrap(),
-        &mut ViewMut::new(W::default(), &mut w[..]).unwrap(),
-    )
-    .unwrap();
+    let a = matmul::into_layout(&a_rows, &[M, K], A::default(), A::STORAGE_ELEMENTS);
+    let w = matmul::into_layout(&w_rows, &[K, N], W::default(), W::STORAGE_ELEMENTS);
     let (a_mixed, c_mixed) = (AMixed::bind(&[M]).unwrap(), CMixed::bind(&[M]).unwrap());
     let ga = Geometry::new(A::default().into()).unwrap();
     let gw = Geometry::new(W::default().into()).unwrap();

@@ -11,7 +11,7 @@ mod matmul;
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use half::bf16;
 use tensor_layout::layout;
-use tensor_layout::view::{Geometry, View, ViewMut};
+use tensor_layout::view::{View, ViewMut};
 
 const M: usize = 65536;
 const K: usize = 256;
@@ -27,38 +27,15 @@ fn partitioned(a: &View<'_, A, bf16>, w: &View<'_, W, bf16>, c: &mut [f32], thre
     let mut cv = ViewMut::new(C::default(), c).unwrap();
     std::thread::scope(|scope| {
         for part in cv.partition(threads).unwrap() {
-            scope.spawn(move || {
-                let mut scratch = matmul::Scratch::<KT>::new();
-                let mut packed = None;
-                for tile in part {
-                    let j = tile.coords()[1];
-                    if packed != Some(j) {
-                        matmul::pack_panel::<matmul::Typed, _, KT>(w, &(), j, &mut scratch).unwrap();
-                        packed = Some(j);
-                    }
-                    matmul::c_tile::<matmul::Typed, _, _, KT>(a, (&(), &()), &mut scratch, tile).unwrap();
-                }
-            });
+            scope.spawn(move || matmul::matmul_tiles::<matmul::Typed, _, _, _, KT>(a, w, part).unwrap());
         }
     });
 }
 
 fn bench(cr: &mut Criterion) {
     let (a_rows, w_rows) = matmul::inputs(M, K, N);
-    let mut a = vec![bf16::ZERO; A::STORAGE_ELEMENTS];
-    let mut w = vec![bf16::ZERO; W::STORAGE_ELEMENTS];
-    // Row-major sources as runtime layouts (their one tile is the whole array).
-    let rows = Geometry::new("bf16[65536,256]".parse().unwrap()).unwrap();
-    tensor_layout::relayout(
-        &View::new(&rows, &a_rows[..]).unwrap(),
-        &mut ViewMut::new(A::default(), &mut a[..]).unwrap(),
-    )
-    .unwrap();
-    tensor_layout::relayout(
-        &View::new(<layout!(bf16[256,128])>::default(), &w_rows[..]).unwrap(),
-        &mut ViewMut::new(W::default(), &mut w[..]).unwrap(),
-    )
-    .unwrap();
+    let a = matmul::into_layout(&a_rows, &[M, K], A::default(), A::STORAGE_ELEMENTS);
+    let w = matmul::into_layout(&w_rows, &[K, N], W::default(), W::STORAGE_ELEMENTS);
     let (av, wv) = (View::new(A::default(), &a[..]).unwrap(), View::new(W::default(), &w[..]).unwrap());
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
 

@@ -40,13 +40,14 @@ use tensor_layout_core::ArrayShape;
 pub use tensor_layout_core::broadcast::*;
 
 use crate::element::Element;
+use crate::literal::IntList;
 use crate::typed::{fail_message, Source};
 use crate::{Static, StaticLayout};
 
 /// A zero-sized marker of type parameters that owns nothing (so the types are `Send`, `Sync` and covariant).
 type Marker<T> = PhantomData<fn() -> T>;
 
-/// Marks an absent entry of [`Dims`].
+/// Marks the end of the entries of [`Dims`] (the default of every unused one).
 ///
 /// ```
 /// use tensor_layout::broadcast::{Dims, StaticDims, ABSENT};
@@ -54,10 +55,10 @@ type Marker<T> = PhantomData<fn() -> T>;
 /// let d = <Dims<0, 2, ABSENT> as StaticDims>::DIMS.unwrap();
 /// assert_eq!(d.as_slice(), &[0, 2]);
 /// ```
-pub const ABSENT: i64 = i64::MAX;
+pub use tensor_layout_core::parts::ABSENT;
 
-/// Broadcast dimensions as a type: `Dims<1>`, `Dims<1, 2>`, ... (up to 16 entries). For [`BroadcastMajor`],
-/// the sizes of the new major dimensions.
+/// Broadcast dimensions (or, for a plain `broadcast`, the sizes of the new major dimensions) as a type: the list
+/// type of literals, [`Dims<1>`](crate::literal::Dims), `Dims<1, 2>`, ... (up to 16 entries).
 ///
 /// ```
 /// use tensor_layout::{broadcast, layout, broadcast::{Dims, StaticDims}};
@@ -66,26 +67,9 @@ pub const ABSENT: i64 = i64::MAX;
 /// type R = broadcast!(layout!(f32[2,3]) + layout!(f32[3]), dims = (1));
 /// assert_eq!(R::TEXT, "f32[2,3]{1,0}");
 /// ```
-pub struct Dims<
-    const D0: i64 = 9223372036854775807,
-    const D1: i64 = 9223372036854775807,
-    const D2: i64 = 9223372036854775807,
-    const D3: i64 = 9223372036854775807,
-    const D4: i64 = 9223372036854775807,
-    const D5: i64 = 9223372036854775807,
-    const D6: i64 = 9223372036854775807,
-    const D7: i64 = 9223372036854775807,
-    const D8: i64 = 9223372036854775807,
-    const D9: i64 = 9223372036854775807,
-    const D10: i64 = 9223372036854775807,
-    const D11: i64 = 9223372036854775807,
-    const D12: i64 = 9223372036854775807,
-    const D13: i64 = 9223372036854775807,
-    const D14: i64 = 9223372036854775807,
-    const D15: i64 = 9223372036854775807,
->(PhantomData<()>);
+pub use crate::literal::Dims;
 
-/// No broadcast dimensions (the default of [`Broadcast`]).
+/// No broadcast dimensions (`broadcast!(A + B)` without `dims`).
 ///
 /// ```
 /// use tensor_layout::{broadcast, layout, broadcast::{NoDims, StaticDims}};
@@ -114,27 +98,9 @@ impl StaticDims for NoDims {
     const DIMS: Option<DimList> = None;
 }
 
-impl<
-        const D0: i64,
-        const D1: i64,
-        const D2: i64,
-        const D3: i64,
-        const D4: i64,
-        const D5: i64,
-        const D6: i64,
-        const D7: i64,
-        const D8: i64,
-        const D9: i64,
-        const D10: i64,
-        const D11: i64,
-        const D12: i64,
-        const D13: i64,
-        const D14: i64,
-        const D15: i64,
-    > StaticDims for Dims<D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15>
-{
+impl<D: IntList> StaticDims for D {
     const DIMS: Option<DimList> = {
-        let all = [D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15];
+        let all = D::LIST;
         let mut n = 0;
         while n < all.len() && all[n] != ABSENT {
             n += 1;

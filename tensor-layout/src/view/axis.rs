@@ -253,31 +253,26 @@ impl<'a, L: StaticLayout + ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     }
 }
 
-impl<L: StaticLayout + ViewLayout, E: Scalar, I: InRange<L>> Index<I> for View<'_, L, E> {
-    type Output = E;
+macro_rules! index_in_range {
+    ($view:ident) => {
+        impl<L: StaticLayout + ViewLayout, E: Scalar, I: InRange<L>> Index<I> for $view<'_, L, E> {
+            type Output = E;
 
-    #[inline(always)]
-    fn index(&self, i: I) -> &E {
-        let at = unchecked_offset(&self.layout, i.index().as_ref());
-        debug_assert!(at < self.data.len());
-        // SAFETY: each coordinate is below its dimension's size (`Coord`'s invariant, from `Axis` or
-        // `Coord::new`), one per dimension (`InRange::index` asserts the rank); the offset of such an index lies
-        // within the storage, and the view holds exactly the storage slots (see `access`).
-        unsafe { self.data.get_unchecked(at) }
-    }
+            #[inline(always)]
+            fn index(&self, i: I) -> &E {
+                let at = unchecked_offset(&self.layout, i.index().as_ref());
+                debug_assert!(at < self.data.len());
+                // SAFETY: each coordinate is below its dimension's size (`Coord`'s invariant, from `Axis` or
+                // `Coord::new`), one per dimension (`InRange::index` asserts the rank); the offset of such an
+                // index lies within the storage, and the view holds exactly the storage slots (see `access`).
+                unsafe { self.data.get_unchecked(at) }
+            }
+        }
+    };
 }
 
-impl<L: StaticLayout + ViewLayout, E: Scalar, I: InRange<L>> Index<I> for ViewMut<'_, L, E> {
-    type Output = E;
-
-    #[inline(always)]
-    fn index(&self, i: I) -> &E {
-        let at = unchecked_offset(&self.layout, i.index().as_ref());
-        debug_assert!(at < self.data.len());
-        // SAFETY: as in `View`'s `Index`.
-        unsafe { self.data.get_unchecked(at) }
-    }
-}
+index_in_range!(View);
+index_in_range!(ViewMut);
 
 impl<L: StaticLayout + ViewLayout, E: Scalar, I: InRange<L>> IndexMut<I> for ViewMut<'_, L, E> {
     #[inline(always)]

@@ -4,7 +4,7 @@
 use tensor_layout_core::flat::FlatPlan;
 use tensor_layout_core::{ArrayShape, IndexError, OffsetPlan, TileGrid, MAX_RANK};
 
-use super::{SameWidth, Scalar};
+use super::scalar::AnyWidth;
 use crate::element::Element;
 use crate::typed::Source;
 use crate::{Bound, DynLayout, Static};
@@ -53,34 +53,25 @@ pub(crate) mod sealed {
 /// let g = Geometry::new("f32[2,3]{0,1}".parse().unwrap()).unwrap();
 /// assert_eq!(first(&View::new(&g, &data).unwrap()), 1.0);
 /// ```
-pub trait ViewLayout: sealed::Sealed {}
-
-/// A layout whose storage a slice of `E` can hold: a static or bound mixed layout whose elements have the width
-/// of `E` ([`SameWidth`]), or a runtime layout (`&Geometry`, checked when the view is made). `View::new` requires
-/// it, so a static layout and a slice of the wrong width do not compile (in `cargo check` too).
-///
-/// ```
-/// use tensor_layout::{layout, view::{Holds, View}};
-/// fn holds<L: Holds<E>, E>() {}
-/// holds::<layout!(f32[2,3]), f32>();
-/// holds::<layout!(bf16[8,128]), u16>(); // raw bits of the same width
-/// ```
-///
-/// ```compile_fail
-/// use tensor_layout::{layout, view::View};
-/// // error[E0277]: a slice of `f32` cannot hold the elements of a layout of `bf16`: their widths differ
-/// let v = View::new(<layout!(bf16[8,128])>::default(), &[0.0f32; 1024][..]);
-/// ```
-pub trait Holds<E>: ViewLayout {}
-
-impl<El: Element, S: Source<El>, E: SameWidth<El::Storage>> Holds<E> for Static<El, S> where El::Storage: Scalar {}
-
-impl<El: Element, S: Source<El>, E: SameWidth<El::Storage>> Holds<E> for &Bound<crate::Mixed<El, S>> where
-    El::Storage: Scalar
-{
+pub trait ViewLayout: sealed::Sealed {
+    /// The Rust type of the layout's elements ([`AnyWidth`] for a runtime layout): a view takes a slice of a
+    /// type of the same width ([`SameWidth`]), so for a static or bound mixed layout a slice of the wrong width
+    /// does not compile, in `cargo check` too. A runtime layout checks the width when the view is made.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, view::{SameWidth, ViewLayout}};
+    /// fn holds<L: ViewLayout, E: SameWidth<L::Element>>() {}
+    /// holds::<layout!(f32[2,3]), f32>();
+    /// holds::<layout!(bf16[8,128]), u16>(); // raw bits of the same width
+    /// ```
+    ///
+    /// ```compile_fail
+    /// use tensor_layout::{layout, view::View};
+    /// // error[E0277]: a slice of `f32` cannot hold the elements of a layout of `bf16`: their widths differ
+    /// let v = View::new(<layout!(bf16[8,128])>::default(), &[0.0f32; 1024][..]);
+    /// ```
+    type Element;
 }
-
-impl<E: Scalar> Holds<E> for &Geometry {}
 
 /// Constants of a static layout that views use.
 trait ViewConsts {
@@ -211,7 +202,9 @@ impl<E: Element, S: Source<E>> sealed::Sealed for Static<E, S> {
     }
 }
 
-impl<E: Element, S: Source<E>> ViewLayout for Static<E, S> {}
+impl<E: Element, S: Source<E>> ViewLayout for Static<E, S> {
+    type Element = E::Storage;
+}
 
 /// A runtime layout ready for views: a [`DynLayout`] with its sizes, offset plan and tile grid computed once.
 /// Views hold a `&Geometry`, so building one per layout (not per view) is enough.
@@ -360,110 +353,70 @@ impl Geometry {
     }
 }
 
-impl sealed::Sealed for &Geometry {
-    const STATIC: Option<ArrayShape> = None;
-    #[inline]
-    fn shape(&self) -> &ArrayShape {
-        self.layout.shape()
-    }
-    #[inline]
-    fn dims(&self) -> &[usize] {
-        &self.dims[..self.rank]
-    }
-    #[inline]
-    fn storage_elements(&self) -> usize {
-        self.storage
-    }
-    #[inline]
-    fn element_count(&self) -> usize {
-        self.elements
-    }
-    #[inline]
-    fn byte_size(&self) -> usize {
-        self.bytes
-    }
-    #[inline]
-    fn element_bits(&self) -> u64 {
-        self.layout.element_bits()
-    }
-    #[inline]
-    fn plan(&self) -> Option<&OffsetPlan> {
-        self.plan.as_ref()
-    }
-    #[inline]
-    fn flat(&self) -> Option<&FlatPlan> {
-        self.flat.as_ref()
-    }
-    #[inline]
-    fn grid(&self) -> Option<&TileGrid> {
-        self.grid.as_ref()
-    }
-    #[inline]
-    fn padding_pattern(&self) -> u128 {
-        self.padding
-    }
-    #[inline]
-    fn tiles_full(&self) -> bool {
-        self.full
-    }
-    #[inline]
-    fn fingerprint(&self) -> u64 {
-        self.fingerprint
-    }
+/// The sealed trait for a runtime layout: every answer from a [`Geometry`] (`$g` reaches it from `self`).
+macro_rules! geometry_layout {
+    ([$($generics:tt)*] $ty:ty, $self_:ident => $g:expr) => {
+        impl<$($generics)*> sealed::Sealed for $ty {
+            const STATIC: Option<ArrayShape> = None;
+            #[inline]
+            fn shape(&$self_) -> &ArrayShape {
+                $g.layout.shape()
+            }
+            #[inline]
+            fn dims(&$self_) -> &[usize] {
+                &$g.dims[..$g.rank]
+            }
+            #[inline]
+            fn storage_elements(&$self_) -> usize {
+                $g.storage
+            }
+            #[inline]
+            fn element_count(&$self_) -> usize {
+                $g.elements
+            }
+            #[inline]
+            fn byte_size(&$self_) -> usize {
+                $g.bytes
+            }
+            #[inline]
+            fn element_bits(&$self_) -> u64 {
+                $g.layout.element_bits()
+            }
+            #[inline]
+            fn plan(&$self_) -> Option<&OffsetPlan> {
+                $g.plan.as_ref()
+            }
+            #[inline]
+            fn flat(&$self_) -> Option<&FlatPlan> {
+                $g.flat.as_ref()
+            }
+            #[inline]
+            fn grid(&$self_) -> Option<&TileGrid> {
+                $g.grid.as_ref()
+            }
+            #[inline]
+            fn padding_pattern(&$self_) -> u128 {
+                $g.padding
+            }
+            #[inline]
+            fn tiles_full(&$self_) -> bool {
+                $g.full
+            }
+            #[inline]
+            fn fingerprint(&$self_) -> u64 {
+                $g.fingerprint
+            }
+        }
+    };
 }
 
-impl ViewLayout for &Geometry {}
+geometry_layout!([] &Geometry, self => self);
+geometry_layout!([E: Element, S: Source<E>] &Bound<crate::Mixed<E, S>>, self => self.geometry);
 
-impl<L> sealed::Sealed for &Bound<L> {
-    const STATIC: Option<ArrayShape> = None;
-    #[inline]
-    fn shape(&self) -> &ArrayShape {
-        self.geometry.layout.shape()
-    }
-    #[inline]
-    fn dims(&self) -> &[usize] {
-        &self.geometry.dims[..self.geometry.rank]
-    }
-    #[inline]
-    fn storage_elements(&self) -> usize {
-        self.geometry.storage
-    }
-    #[inline]
-    fn element_count(&self) -> usize {
-        self.geometry.elements
-    }
-    #[inline]
-    fn byte_size(&self) -> usize {
-        self.geometry.bytes
-    }
-    #[inline]
-    fn element_bits(&self) -> u64 {
-        self.geometry.layout.element_bits()
-    }
-    #[inline]
-    fn plan(&self) -> Option<&OffsetPlan> {
-        self.geometry.plan.as_ref()
-    }
-    #[inline]
-    fn flat(&self) -> Option<&FlatPlan> {
-        self.geometry.flat.as_ref()
-    }
-    #[inline]
-    fn grid(&self) -> Option<&TileGrid> {
-        self.geometry.grid.as_ref()
-    }
-    #[inline]
-    fn padding_pattern(&self) -> u128 {
-        self.geometry.padding
-    }
-    #[inline]
-    fn tiles_full(&self) -> bool {
-        self.geometry.full
-    }
-    #[inline]
-    fn fingerprint(&self) -> u64 {
-        self.geometry.fingerprint
-    }
+impl ViewLayout for &Geometry {
+    type Element = AnyWidth;
 }
 
-impl<L> ViewLayout for &Bound<L> {}
+impl<E: Element, S: Source<E>> ViewLayout for &Bound<crate::Mixed<E, S>> {
+    type Element = E::Storage;
+}

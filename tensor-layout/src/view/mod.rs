@@ -45,11 +45,11 @@ mod tiles;
 pub use access::Position;
 pub use axis::{Axis, Coord, InRange};
 pub use elementwise::ElementwiseError;
-pub use layout::{Geometry, Holds, ViewLayout};
+pub use layout::{Geometry, ViewLayout};
 pub use packed::{PackedView, PackedViewMut, Words};
 pub use partition::Partition;
 pub use runs::{Run, RunPosition, RunPositions, Runs};
-pub use scalar::{SameWidth, Scalar};
+pub use scalar::{AnyWidth, SameWidth, Scalar};
 pub use tile_layout::{InTile, StaticTiles, TileOf};
 pub use tiles::{Coords, Tile, TileMut, Tiles, TilesMut};
 
@@ -190,7 +190,7 @@ fn check<L: ViewLayout, E: Scalar>(layout: &L, len: usize) -> Result<(), ViewErr
 impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
     /// A view of `data`, which must hold exactly the layout's storage slots, with an element type as wide as
     /// the layout's storage bits per element. For a static layout the width is checked at compile time
-    /// ([`Holds`]); for a runtime one, here.
+    /// ([`ViewLayout::Element`]); for a runtime one, here.
     ///
     /// ```
     /// use tensor_layout::{layout, view::{Geometry, View}};
@@ -204,7 +204,7 @@ impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
     #[inline]
     pub fn new(layout: L, data: &'a [E]) -> Result<Self, ViewError>
     where
-        L: Holds<E>,
+        E: SameWidth<L::Element>,
     {
         View::checked(layout, data)
     }
@@ -286,7 +286,7 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     #[inline]
     pub fn new(layout: L, data: &'a mut [E]) -> Result<Self, ViewError>
     where
-        L: Holds<E>,
+        E: SameWidth<L::Element>,
     {
         ViewMut::checked(layout, data)
     }

@@ -120,6 +120,16 @@ impl Scalar for [f64; 2] {
     }
 }
 
+/// The element type of a runtime layout, for [`SameWidth`]: any [`Scalar`] may view it (the view checks the width
+/// when it is made).
+///
+/// ```
+/// use tensor_layout::view::{AnyWidth, SameWidth};
+/// fn same<A: SameWidth<B>, B>() {}
+/// same::<f32, AnyWidth>();
+/// ```
+pub enum AnyWidth {}
+
 /// `Self` has the width of `T`, so a buffer of `Self` can hold the elements of a static layout whose Rust type
 /// is `T` (its raw bits, for `u16` and `bf16`). Views of static layouts require it, so a slice of the wrong width
 /// does not compile.
@@ -149,6 +159,9 @@ macro_rules! same_width {
         impl SameWidth<$b> for $a {}
     )*};
 }
+
+#[diagnostic::do_not_recommend]
+impl<E: Scalar> SameWidth<AnyWidth> for E {}
 
 same_width! {
     u8 => u8;

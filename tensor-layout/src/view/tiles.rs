@@ -242,6 +242,20 @@ pub struct TileMut<'a, L, E> {
 
 macro_rules! tile_accessors {
     () => {
+        /// The layout of the view the tile belongs to.
+        ///
+        /// ```
+        /// use tensor_layout::{layout, view::View};
+        /// type T = layout!(f32[4]{0:T(2)});
+        /// let t = View::new(T::default(), &[0.0f32; 4])?.tiles()?.next().unwrap();
+        /// assert_eq!(t.layout(), T::default());
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        #[inline(always)]
+        pub fn layout(&self) -> L {
+            self.layout
+        }
+
         /// The tile's number: tiles are numbered in storage order from 0.
         ///
         /// ```
