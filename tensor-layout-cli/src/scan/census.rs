@@ -385,7 +385,7 @@ impl Scanner<'_> {
         bare: bool,
         line: u64,
     ) -> Result<Target, Limit> {
-        let shape = match parsed.clone().validate() {
+        let shape = match (*parsed).validate() {
             Ok(shape) => shape,
             Err(e) => return self.invalid(spelled, &e.to_string(), line).map(Target::Invalid),
         };
