@@ -12,6 +12,7 @@
 //! - [`tile`]: tiles and tiled linearization (spec §4), TPU tiling conventions.
 //! - [`index`]: offsets, the inverse, strides, negative dimensions, true rank, dimension letters.
 //! - [`size`]: storage elements, byte size, XLA's `ArraySize`.
+//! - [`accounting`]: XLA's padding accounting (unpadded size, extra bytes due to padding).
 //! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
 //! - [`flat`]: offset plans folded into straight-line `(e / d) % m` terms.
 //! - [`grid`]: first-level tiles as boxes of indices and blocks of storage, and the contiguous runs inside them.
@@ -41,6 +42,7 @@
 #![deny(missing_docs)]
 #![warn(clippy::all)]
 
+pub mod accounting;
 pub mod bind;
 pub mod broadcast;
 pub mod dtype;
