@@ -185,7 +185,9 @@ fn views_over_bytes_check_alignment_and_length() {
         View::<_, f32>::from_bytes(T::default(), bytes).unwrap_err(),
         BytesError::View(ViewError::Length { expected: 6, found: 7 })
     );
-    let e = View::<_, u16>::from_bytes(T::default(), &bytes[..24]).unwrap_err();
+    // A runtime layout of 32-bit elements over 16-bit ones (for a static layout that does not compile).
+    let g = Geometry::new("f32[2,3]{0,1}".parse().unwrap()).unwrap();
+    let e = View::<_, u16>::from_bytes(&g, &bytes[..12]).unwrap_err();
     assert_eq!(e.to_string(), "the layout stores 32-bit elements but the element type has 16 bits");
     // Mutable views over bytes, bf16 included.
     type B = layout!(bf16[2,2]{0,1});

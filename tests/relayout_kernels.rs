@@ -207,7 +207,7 @@ fn static_and_runtime_layouts_write_the_same_bytes() {
     where
         A: tensor_layout::view::ViewLayout + Default + Into<DynLayout>,
         B: tensor_layout::view::ViewLayout + Default + Into<DynLayout>,
-        E: Scalar,
+        E: Scalar + tensor_layout::view::SameWidth<A::Element> + tensor_layout::view::SameWidth<B::Element>,
     {
         let (la, lb): (DynLayout, DynLayout) = (A::default().into(), B::default().into());
         let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());

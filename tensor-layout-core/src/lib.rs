@@ -12,8 +12,10 @@
 //! - [`tile`]: tiles and tiled linearization (spec §4), TPU tiling conventions.
 //! - [`index`]: offsets, the inverse, strides, negative dimensions, true rank, dimension letters.
 //! - [`size`]: storage elements, byte size, XLA's `ArraySize`.
+//! - [`accounting`]: XLA's padding accounting (unpadded size, extra bytes due to padding).
 //! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
 //! - [`digits`]: offsets as sums of digits of single indices, for relayout loop nests.
+//! - [`flat`]: offset plans folded into straight-line `(e / d) % m` terms.
 //! - [`grid`]: first-level tiles as boxes of indices and blocks of storage, and the contiguous runs inside them.
 //! - [`intile`]: the layout inside one first-level tile.
 //! - [`pack`]: sub-byte packing (`E(n)`) and the bit patterns of padding values.
@@ -41,11 +43,13 @@
 #![deny(missing_docs)]
 #![warn(clippy::all)]
 
+pub mod accounting;
 pub mod bind;
 pub mod broadcast;
 pub mod digits;
 pub mod dtype;
 pub mod error;
+pub mod flat;
 pub mod grid;
 pub mod index;
 pub mod intile;

@@ -206,7 +206,7 @@ fn dims_type(krate: &TokenStream, list: &Option<Vec<TokenStream>>) -> TokenStrea
         None => quote!(#krate::broadcast::NoDims),
         Some(entries) => {
             let entries = entries.iter().map(|e| TokenTree::Group(Group::new(Delimiter::Brace, e.clone())));
-            quote!(#krate::broadcast::Dims<#(#entries),*>)
+            quote!(#krate::literal::Dims<#(#entries),*>)
         }
     }
 }

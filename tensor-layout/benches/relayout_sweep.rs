@@ -11,7 +11,7 @@ use std::hint::black_box;
 use std::time::{Duration, Instant};
 
 use half::bf16;
-use tensor_layout::view::{Geometry, Scalar, View, ViewLayout, ViewMut};
+use tensor_layout::view::{Geometry, SameWidth, Scalar, View, ViewLayout, ViewMut};
 use tensor_layout::{layout, relayout, relayout_parallel, ArrayShape, DynLayout};
 
 /// Timings of one pair, best of the repetitions.
@@ -78,7 +78,7 @@ fn pair<A, B, E>(o: &Options, rows: &mut Vec<Row>)
 where
     A: ViewLayout + Default + Into<DynLayout>,
     B: ViewLayout + Default + Into<DynLayout>,
-    E: Scalar + Send + Sync,
+    E: Scalar + Send + Sync + SameWidth<A::Element> + SameWidth<B::Element>,
 {
     let (la, lb): (DynLayout, DynLayout) = (A::default().into(), B::default().into());
     let (from, to) = (la.to_string(), lb.to_string());

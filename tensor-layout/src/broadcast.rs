@@ -40,52 +40,24 @@ use tensor_layout_core::ArrayShape;
 pub use tensor_layout_core::broadcast::*;
 
 use crate::element::Element;
+use crate::literal::IntList;
 use crate::typed::{fail_message, Source};
 use crate::{Static, StaticLayout};
 
 /// A zero-sized marker of type parameters that owns nothing (so the types are `Send`, `Sync` and covariant).
 type Marker<T> = PhantomData<fn() -> T>;
 
-/// Marks an absent entry of [`Dims`].
+/// Marks the end of the entries of [`Dims`](crate::literal::Dims) (the default of every unused one).
 ///
 /// ```
-/// use tensor_layout::broadcast::{Dims, StaticDims, ABSENT};
+/// use tensor_layout::{broadcast::{StaticDims, ABSENT}, literal::Dims};
 /// // Entries from the first `ABSENT` on are not dimensions.
 /// let d = <Dims<0, 2, ABSENT> as StaticDims>::DIMS.unwrap();
 /// assert_eq!(d.as_slice(), &[0, 2]);
 /// ```
-pub const ABSENT: i64 = i64::MAX;
+pub use tensor_layout_core::parts::ABSENT;
 
-/// Broadcast dimensions as a type: `Dims<1>`, `Dims<1, 2>`, ... (up to 16 entries). For [`BroadcastMajor`],
-/// the sizes of the new major dimensions.
-///
-/// ```
-/// use tensor_layout::{broadcast, layout, broadcast::{Dims, StaticDims}};
-/// assert_eq!(<Dims<1, 2> as StaticDims>::DIMS.unwrap().as_slice(), &[1, 2]);
-/// // `f32[3]` maps onto dimension 1 of `f32[2,3]`: `broadcast!` writes `Dims<1>`.
-/// type R = broadcast!(layout!(f32[2,3]) + layout!(f32[3]), dims = (1));
-/// assert_eq!(R::TEXT, "f32[2,3]{1,0}");
-/// ```
-pub struct Dims<
-    const D0: i64 = 9223372036854775807,
-    const D1: i64 = 9223372036854775807,
-    const D2: i64 = 9223372036854775807,
-    const D3: i64 = 9223372036854775807,
-    const D4: i64 = 9223372036854775807,
-    const D5: i64 = 9223372036854775807,
-    const D6: i64 = 9223372036854775807,
-    const D7: i64 = 9223372036854775807,
-    const D8: i64 = 9223372036854775807,
-    const D9: i64 = 9223372036854775807,
-    const D10: i64 = 9223372036854775807,
-    const D11: i64 = 9223372036854775807,
-    const D12: i64 = 9223372036854775807,
-    const D13: i64 = 9223372036854775807,
-    const D14: i64 = 9223372036854775807,
-    const D15: i64 = 9223372036854775807,
->(PhantomData<()>);
-
-/// No broadcast dimensions (the default of [`Broadcast`]).
+/// No broadcast dimensions (`broadcast!(A + B)` without `dims`).
 ///
 /// ```
 /// use tensor_layout::{broadcast, layout, broadcast::{NoDims, StaticDims}};
@@ -96,10 +68,11 @@ pub struct Dims<
 /// ```
 pub struct NoDims;
 
-/// Broadcast dimensions known to the type system.
+/// Broadcast dimensions known to the type system: a list [`Dims<1, 2>`](crate::literal::Dims) (for a plain
+/// `broadcast`, the sizes of the new major dimensions), or [`NoDims`].
 ///
 /// ```
-/// use tensor_layout::broadcast::{Dims, NoDims, StaticDims};
+/// use tensor_layout::{broadcast::{NoDims, StaticDims}, literal::Dims};
 /// fn count<D: StaticDims>() -> usize {
 ///     D::DIMS.map_or(0, |d| d.as_slice().len())
 /// }
@@ -114,27 +87,9 @@ impl StaticDims for NoDims {
     const DIMS: Option<DimList> = None;
 }
 
-impl<
-        const D0: i64,
-        const D1: i64,
-        const D2: i64,
-        const D3: i64,
-        const D4: i64,
-        const D5: i64,
-        const D6: i64,
-        const D7: i64,
-        const D8: i64,
-        const D9: i64,
-        const D10: i64,
-        const D11: i64,
-        const D12: i64,
-        const D13: i64,
-        const D14: i64,
-        const D15: i64,
-    > StaticDims for Dims<D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15>
-{
+impl<D: IntList> StaticDims for D {
     const DIMS: Option<DimList> = {
-        let all = [D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15];
+        let all = D::LIST;
         let mut n = 0;
         while n < all.len() && all[n] != ABSENT {
             n += 1;
@@ -180,7 +135,7 @@ const fn settle(result: Result<ArrayShape, BroadcastError>, element: tensor_layo
 /// element type `E2`.
 ///
 /// ```
-/// use tensor_layout::{broadcast, layout, broadcast::{Binary, Dims}, element::F32, Static};
+/// use tensor_layout::{broadcast, layout, broadcast::Binary, element::F32, literal::Dims, Static};
 /// type M = layout!(f32[2,3]);
 /// type V = layout!(f32[3]);
 /// // `broadcast!` names the static layout whose source is `Binary`.
@@ -196,7 +151,7 @@ impl<E: Element, E2: Element, A: Source<E>, B: Source<E2>, D: StaticDims> Source
 /// The source of a static `broadcast_in_dim(A, Out, D)`, where `Out` has element type `E2`.
 ///
 /// ```
-/// use tensor_layout::{broadcast, layout, broadcast::{Dims, InDim}, element::F32, Static};
+/// use tensor_layout::{broadcast, layout, broadcast::InDim, element::F32, literal::Dims, Static};
 /// type V = layout!(f32[3]);
 /// type Out = layout!(f32[2,3]);
 /// let r: Static<_, InDim<_, _, Dims<1>, F32>> = <broadcast!(V -> Out, dims = (1))>::default();
@@ -218,7 +173,7 @@ impl<E: Element, E2: Element, A: Source<E>, Out: Source<E2>, D: StaticDims> Sour
 /// The source of a static `broadcast(A, sizes)` (new major dimensions).
 ///
 /// ```
-/// use tensor_layout::{broadcast, layout, broadcast::{Dims, Major}, Static};
+/// use tensor_layout::{broadcast, layout, broadcast::Major, literal::Dims, Static};
 /// type V = layout!(f32[3]);
 /// let r: Static<_, Major<_, Dims<2, 4>>> = <broadcast!(V, sizes = (2, 4))>::default();
 /// assert_eq!(r.to_string(), "f32[2,4,3]{2,1,0}");
@@ -250,7 +205,7 @@ impl<E: Element, A: Source<E>, Sizes: StaticDims> Source<E> for Major<A, Sizes> 
 /// is built; `broadcast!` checks under `cargo check`).
 ///
 /// ```
-/// use tensor_layout::{layout, broadcast::{BroadcastWith, Dims}};
+/// use tensor_layout::{layout, broadcast::BroadcastWith, literal::Dims};
 /// type M = layout!(f32[2,3]);
 /// type V = layout!(f32[3]);
 /// assert_eq!(<V as BroadcastWith<M, Dims<1>>>::Binary::TEXT, "f32[2,3]{1,0}");
@@ -273,7 +228,7 @@ impl<E: Element, E2: Element, S1: Source<E>, S2: Source<E2>, D: StaticDims> Broa
 /// The static layouts of a plain `broadcast`, for generic code.
 ///
 /// ```
-/// use tensor_layout::{layout, broadcast::{BroadcastMajorWith, Dims}};
+/// use tensor_layout::{layout, broadcast::BroadcastMajorWith, literal::Dims};
 /// type V = layout!(f32[3]);
 /// type R = <V as BroadcastMajorWith<Dims<2, 4>>>::Output;
 /// assert_eq!(R::DIMS, &[2, 4, 3]);
@@ -330,7 +285,7 @@ const fn problem(a: &ArrayShape, b: &ArrayShape, result: Result<ArrayShape, Broa
 /// crate; in a `const` item it is checked by `cargo check`.
 ///
 /// ```
-/// use tensor_layout::{layout, broadcast::{check_binary, Dims}};
+/// use tensor_layout::{layout, broadcast::check_binary, literal::Dims};
 /// const _: bool = check_binary::<layout!(f32[2,3]), layout!(f32[3]), Dims<1>>();
 /// ```
 #[track_caller]
@@ -344,7 +299,7 @@ pub const fn check_binary<A: StaticLayout, B: StaticLayout, D: StaticDims>() -> 
 /// Checks `broadcast_in_dim(A, Out, D)`, as [`check_binary`] does.
 ///
 /// ```
-/// use tensor_layout::{layout, broadcast::{check_in_dim, Dims}};
+/// use tensor_layout::{layout, broadcast::check_in_dim, literal::Dims};
 /// const _: bool = check_in_dim::<layout!(f32[3]), layout!(f32[2,3]), Dims<1>>();
 /// ```
 #[track_caller]
@@ -359,7 +314,7 @@ pub const fn check_in_dim<A: StaticLayout, Out: StaticLayout, D: StaticDims>() -
 /// Checks `broadcast(A, Sizes)`, as [`check_binary`] does.
 ///
 /// ```
-/// use tensor_layout::{layout, broadcast::{check_major, Dims}};
+/// use tensor_layout::{layout, broadcast::check_major, literal::Dims};
 /// const _: bool = check_major::<layout!(f32[3]), Dims<2, 4>>();
 /// ```
 #[track_caller]

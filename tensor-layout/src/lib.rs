@@ -34,6 +34,8 @@
 #![warn(clippy::undocumented_unsafe_blocks)]
 #![deny(missing_docs)]
 
+#[cfg(feature = "alloc")]
+extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 

@@ -434,70 +434,28 @@ pub trait PadValue: 'static {
     const VALUE: PaddingValue;
 }
 
-/// The padding value No value given: `pad(3,5)`.
-///
-/// ```
-/// use tensor_layout::{literal::{PadValue, Unspecified}, PaddingValue};
-/// assert_eq!(<Unspecified as PadValue>::VALUE, PaddingValue::Unspecified);
-/// ```
-pub enum Unspecified {}
-impl PadValue for Unspecified {
-    const VALUE: PaddingValue = PaddingValue::Unspecified;
+macro_rules! padding_values {
+    ($($name:ident: $doc:literal;)*) => {$(
+        #[doc = concat!("The padding value ", $doc)]
+        ///
+        /// ```
+        #[doc = concat!("use tensor_layout::{literal::{PadValue, ", stringify!($name), "}, PaddingValue};")]
+        #[doc = concat!("assert_eq!(<", stringify!($name), " as PadValue>::VALUE, PaddingValue::", stringify!($name), ");")]
+        /// ```
+        pub enum $name {}
+        impl PadValue for $name {
+            const VALUE: PaddingValue = PaddingValue::$name;
+        }
+    )*};
 }
 
-/// The padding value `zero`.
-///
-/// ```
-/// use tensor_layout::{literal::{PadValue, Zero}, PaddingValue};
-/// assert_eq!(<Zero as PadValue>::VALUE, PaddingValue::Zero);
-/// ```
-pub enum Zero {}
-impl PadValue for Zero {
-    const VALUE: PaddingValue = PaddingValue::Zero;
-}
-
-/// The padding value `one`.
-///
-/// ```
-/// use tensor_layout::{literal::{PadValue, One}, PaddingValue};
-/// assert_eq!(<One as PadValue>::VALUE, PaddingValue::One);
-/// ```
-pub enum One {}
-impl PadValue for One {
-    const VALUE: PaddingValue = PaddingValue::One;
-}
-
-/// The padding value `lowest`: the lowest value of the type.
-///
-/// ```
-/// use tensor_layout::{literal::{PadValue, Lowest}, PaddingValue};
-/// assert_eq!(<Lowest as PadValue>::VALUE, PaddingValue::Lowest);
-/// ```
-pub enum Lowest {}
-impl PadValue for Lowest {
-    const VALUE: PaddingValue = PaddingValue::Lowest;
-}
-
-/// The padding value `highest`: the highest value of the type.
-///
-/// ```
-/// use tensor_layout::{literal::{PadValue, Highest}, PaddingValue};
-/// assert_eq!(<Highest as PadValue>::VALUE, PaddingValue::Highest);
-/// ```
-pub enum Highest {}
-impl PadValue for Highest {
-    const VALUE: PaddingValue = PaddingValue::Highest;
-}
-
-/// The padding value `unknown`.
-///
-/// ```
-/// use tensor_layout::{literal::{PadValue, Unknown}, PaddingValue};
-/// assert_eq!(<Unknown as PadValue>::VALUE, PaddingValue::Unknown);
-/// ```
-pub enum Unknown {}
-impl PadValue for Unknown {
-    const VALUE: PaddingValue = PaddingValue::Unknown;
+padding_values! {
+    Unspecified: "given by none: `pad(3,5)`.";
+    Zero: "`zero`.";
+    One: "`one`.";
+    Lowest: "`lowest`: the lowest value of the type.";
+    Highest: "`highest`: the highest value of the type.";
+    Unknown: "`unknown`.";
 }
 
 /// Attributes as numbers: [`Attrs`].

@@ -44,23 +44,7 @@ use crate::DynLayout;
 /// ```
 pub struct Mixed<E, S>(PhantomData<fn() -> (E, S)>);
 
-impl<E, S> Clone for Mixed<E, S> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<E, S> Copy for Mixed<E, S> {}
-impl<E, S> Default for Mixed<E, S> {
-    fn default() -> Self {
-        Mixed(PhantomData)
-    }
-}
-impl<E, S> PartialEq for Mixed<E, S> {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-impl<E, S> Eq for Mixed<E, S> {}
+crate::typed::zero_sized!(Mixed);
 
 /// The sizes of `shape` as options: `Some(size)` for a static dimension and `bounded`'s answer for `<=N`.
 const fn dim_options(shape: &ArrayShape, bounded: bool) -> ([Option<usize>; MAX_RANK], usize) {

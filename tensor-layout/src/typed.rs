@@ -46,23 +46,34 @@ pub trait Source<E: Element>: 'static {
 /// `layout!`, for example `Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Tiles<Tile<8, 128>, Tile<2, 1>>>>`.
 pub struct Static<E, T>(PhantomData<fn() -> (E, T)>);
 
-impl<E, T> Clone for Static<E, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
+/// `Clone`, `Copy`, `Default`, `PartialEq` and `Eq` for a zero-sized layout type. Making a value evaluates the
+/// shape, so a type whose shape is an error (a broadcast named through `BroadcastWith` in generic code) fails to
+/// build instead of running.
+macro_rules! zero_sized {
+    ($ty:ident) => {
+        impl<E, T> Clone for $ty<E, T> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<E, T> Copy for $ty<E, T> {}
+        impl<E: $crate::element::Element, T: $crate::typed::Source<E>> Default for $ty<E, T> {
+            fn default() -> Self {
+                const { _ = T::SHAPE };
+                $ty(PhantomData)
+            }
+        }
+        impl<E, T> PartialEq for $ty<E, T> {
+            fn eq(&self, _: &Self) -> bool {
+                true
+            }
+        }
+        impl<E, T> Eq for $ty<E, T> {}
+    };
 }
-impl<E, T> Copy for Static<E, T> {}
-impl<E, T> Default for Static<E, T> {
-    fn default() -> Self {
-        Static(PhantomData)
-    }
-}
-impl<E, T> PartialEq for Static<E, T> {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-impl<E, T> Eq for Static<E, T> {}
+pub(crate) use zero_sized;
+
+zero_sized!(Static);
 
 /// Panics (a compile error when evaluated in a `const` context) with the message of `e` about `shape`.
 #[track_caller]
@@ -440,6 +451,10 @@ pub trait StaticLayout: Copy + Default + 'static {
     const BYTE_SIZE: usize;
     /// Storage slots.
     const STORAGE_ELEMENTS: usize;
+    /// The dimensions.
+    const DIMS: &'static [usize];
+    /// The number of dimensions.
+    const RANK: usize;
 }
 
 impl<E: Element, S: Source<E>> StaticLayout for Static<E, S> {
@@ -447,6 +462,8 @@ impl<E: Element, S: Source<E>> StaticLayout for Static<E, S> {
     const SHAPE: ArrayShape = Self::SHAPE;
     const BYTE_SIZE: usize = Self::BYTE_SIZE;
     const STORAGE_ELEMENTS: usize = Self::STORAGE_ELEMENTS;
+    const DIMS: &'static [usize] = Self::DIMS;
+    const RANK: usize = Self::RANK;
 }
 
 impl<E: Element, S: Source<E>> fmt::Debug for Static<E, S> {

@@ -17,7 +17,7 @@ use core::fmt;
 
 use bytemuck::{Pod, PodCastError};
 
-use crate::view::{Scalar, View, ViewError, ViewLayout, ViewMut};
+use crate::view::{SameWidth, Scalar, View, ViewError, ViewLayout, ViewMut};
 
 /// Why bytes cannot be viewed as elements.
 ///
@@ -92,7 +92,10 @@ impl<'a, L: ViewLayout, E: Scalar + Pod> View<'a, L, E> {
     /// assert_eq!(v.get(&[1, 1])?.to_f32(), 1.0);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_bytes(layout: L, bytes: &'a [u8]) -> Result<Self, BytesError> {
+    pub fn from_bytes(layout: L, bytes: &'a [u8]) -> Result<Self, BytesError>
+    where
+        E: SameWidth<L::Element>,
+    {
         let data =
             bytemuck::try_cast_slice(bytes).map_err(|e| cast_error::<E>(e, bytes.as_ptr() as usize, bytes.len()))?;
         Ok(View::new(layout, data)?)
@@ -123,7 +126,10 @@ impl<'a, L: ViewLayout, E: Scalar + Pod> ViewMut<'a, L, E> {
     /// assert_eq!(bytes[2], 2.0f32.to_bits()); // column-major: (0, 1) at slot 2
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn from_bytes_mut(layout: L, bytes: &'a mut [u8]) -> Result<Self, BytesError> {
+    pub fn from_bytes_mut(layout: L, bytes: &'a mut [u8]) -> Result<Self, BytesError>
+    where
+        E: SameWidth<L::Element>,
+    {
         let (address, len) = (bytes.as_ptr() as usize, bytes.len());
         let data = bytemuck::try_cast_slice_mut(bytes).map_err(|e| cast_error::<E>(e, address, len))?;
         Ok(ViewMut::new(layout, data)?)

@@ -32,10 +32,13 @@ pub(crate) fn checked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> Resu
     Ok(unchecked_offset(layout, index))
 }
 
-/// The offset of an index assumed within the dimensions: the plan's per-dimension terms, or the full tiling
-/// walk for layouts that combine dimensions.
+/// The offset of an index assumed within the dimensions: the flat plan's straight-line terms (most layouts), the
+/// plan's per-dimension terms, or the full tiling walk for layouts that combine dimensions.
 #[inline(always)]
 pub(crate) fn unchecked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> usize {
+    if let Some(f) = layout.flat() {
+        return f.offset(index);
+    }
     match layout.plan() {
         Some(p) => {
             let mut sum = 0u64;
