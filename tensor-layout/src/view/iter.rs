@@ -31,6 +31,8 @@ use crate::Offsets;
 /// ```
 #[derive(Clone, Debug)]
 pub struct Iter<'a, L, E> {
+    /// The current run (the general walk keeps it empty).
+    run: Run<'a, E>,
     inner: Inner<'a, L, E>,
 }
 
@@ -41,15 +43,44 @@ enum Inner<'a, L, E> {
     General { data: &'a [E], offsets: Option<Offsets>, remaining: usize },
 }
 
+/// A run of the last dimension: a slice, or every `n`-th element of one.
+#[derive(Clone, Debug)]
+enum Run<'a, E> {
+    Slice(slice::Iter<'a, E>),
+    Strided(StepBy<slice::Iter<'a, E>>),
+}
+
+impl<'a, E> Run<'a, E> {
+    /// A run with nothing left.
+    #[inline]
+    fn empty() -> Self {
+        Run::Slice([].iter())
+    }
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<&'a E> {
+        match self {
+            Run::Slice(s) => s.next(),
+            Run::Strided(s) => s.next(),
+        }
+    }
+
+    #[inline]
+    fn len(&self) -> usize {
+        match self {
+            Run::Slice(s) => s.len(),
+            Run::Strided(s) => s.len(),
+        }
+    }
+}
+
 /// The state of the run-by-run walk.
 #[derive(Clone, Debug)]
 struct Runs<'a, L, E> {
     layout: L,
     data: &'a [E],
-    /// The current run.
-    run: StepBy<slice::Iter<'a, E>>,
-    /// Elements not yet yielded, the current run's included.
-    remaining: usize,
+    /// Elements after the current run.
+    rest: usize,
     /// The index along the dimensions before the last, and the offset they contribute.
     index: [usize; MAX_RANK],
     row: usize,
@@ -75,21 +106,20 @@ impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
     /// ```
     pub fn iter(&self) -> Iter<'a, L, E> {
         let total = self.layout.element_count();
-        let inner = match Runs::new(self.layout, self.data, total) {
-            Some(runs) => Inner::Runs(runs),
+        match Runs::new(self.layout, self.data, total) {
+            Some((runs, run)) => Iter { run, inner: Inner::Runs(runs) },
             None => {
                 let offsets = Offsets::new(self.layout.shape()).ok();
                 let remaining = if offsets.is_some() { total } else { 0 };
-                Inner::General { data: self.data, offsets, remaining }
+                Iter { run: Run::empty(), inner: Inner::General { data: self.data, offsets, remaining } }
             }
-        };
-        Iter { inner }
+        }
     }
 }
 
 impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
-    /// The walk, when the layout has an offset plan and digits along its last dimension.
-    fn new(layout: L, data: &'a [E], total: usize) -> Option<Self> {
+    /// The walk and its first run, when the layout has an offset plan and digits along its last dimension.
+    fn new(layout: L, data: &'a [E], total: usize) -> Option<(Self, Run<'a, E>)> {
         let dims = layout.dims();
         let last = dims.len().checked_sub(1)?;
         layout.plan()?;
@@ -101,8 +131,7 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
         let mut runs = Runs {
             layout,
             data,
-            run: data[..0].iter().step_by(1),
-            remaining: total,
+            rest: total,
             index: [0; MAX_RANK],
             row: 0,
             axis,
@@ -111,15 +140,13 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
             piece: 0,
             counter: [0; MAX_DIGITS],
         };
-        if total > 0 {
-            runs.start_run();
-        }
-        Some(runs)
+        let run = if total > 0 { runs.start_run() } else { Run::empty() };
+        Some((runs, run))
     }
 
-    /// Points the current run at the digit counters of the current piece of the current row.
+    /// The run at the digit counters of the current piece of the current row.
     #[inline]
-    fn start_run(&mut self) {
+    fn start_run(&mut self) -> Run<'a, E> {
         let p = self.pieces[self.piece];
         let a = &self.axis;
         let mut at = self.row as isize + a.offsets(p.start).0;
@@ -130,17 +157,23 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
         let stride = if len > 1 { a.src[0] as usize } else { 1 };
         let start = at as usize;
         let end = start + (len - 1) * stride + 1;
-        match self.data.get(start..end) {
-            Some(s) => self.run = s.iter().step_by(stride),
-            None => self.remaining = 0, // unreachable: offsets of indices lie within the storage
-        }
+        let run = match self.data.get(start..end) {
+            Some(s) if stride == 1 => Run::Slice(s.iter()),
+            Some(s) => Run::Strided(s.iter().step_by(stride)),
+            None => {
+                self.rest = 0; // unreachable: offsets of indices lie within the storage
+                Run::empty()
+            }
+        };
+        self.rest = self.rest.saturating_sub(run.len());
+        run
     }
 
-    /// The next run, once the current one is used up; `false` at the end.
+    /// The next run, once the current one is used up; `None` at the end.
     #[cold]
-    fn advance(&mut self) -> bool {
-        if self.remaining == 0 {
-            return false;
+    fn advance(&mut self) -> Option<Run<'a, E>> {
+        if self.rest == 0 {
+            return None;
         }
         // The digits of the current piece above the lowest, lowest first.
         let p = self.pieces[self.piece];
@@ -149,24 +182,19 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
             self.counter[j] += 1;
             let limit = if j == p.level { p.count } else { self.axis.extent(j) };
             if self.counter[j] < limit {
-                self.start_run();
-                return true;
+                return Some(self.start_run());
             }
             self.counter[j] = 0;
             j += 1;
         }
         self.piece += 1;
         if self.piece < self.piece_count {
-            self.start_run();
-            return true;
+            return Some(self.start_run());
         }
         // The next row: an odometer over the dimensions before the last.
         self.piece = 0;
         let dims = self.layout.dims();
-        let plan = match self.layout.plan() {
-            Some(p) => p,
-            None => return false,
-        };
+        let plan = self.layout.plan()?;
         let mut d = dims.len() - 1;
         while d > 0 {
             d -= 1;
@@ -177,8 +205,7 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
             self.index[d] = 0;
         }
         self.row = (0..dims.len() - 1).map(|d| plan.dimension_offset(d, self.index[d] as u64) as usize).sum();
-        self.start_run();
-        true
+        Some(self.start_run())
     }
 }
 
@@ -187,28 +214,16 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for Iter<'a, L, E> {
 
     #[inline]
     fn next(&mut self) -> Option<&'a E> {
-        match &mut self.inner {
-            Inner::Runs(r) => loop {
-                if let Some(x) = r.run.next() {
-                    r.remaining -= 1;
-                    return Some(x);
-                }
-                if !r.advance() {
-                    return None;
-                }
-            },
-            Inner::General { data, offsets, remaining } => {
-                let o = offsets.as_mut()?.next()?;
-                *remaining = remaining.saturating_sub(1);
-                data.get(o)
-            }
+        match self.run.next() {
+            Some(x) => Some(x),
+            None => self.next_run(),
         }
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = match &self.inner {
-            Inner::Runs(r) => r.remaining,
+            Inner::Runs(r) => self.run.len() + r.rest,
             Inner::General { remaining, .. } => *remaining,
         };
         (n, Some(n))
@@ -218,14 +233,19 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for Iter<'a, L, E> {
     fn fold<B, F: FnMut(B, &'a E) -> B>(mut self, init: B, mut f: F) -> B {
         let mut acc = init;
         match &mut self.inner {
-            Inner::Runs(r) => loop {
-                let run = core::mem::replace(&mut r.run, r.data[..0].iter().step_by(1));
-                r.remaining -= run.len();
-                acc = run.fold(acc, &mut f);
-                if !r.advance() {
-                    return acc;
+            Inner::Runs(r) => {
+                let mut run = core::mem::replace(&mut self.run, Run::empty());
+                loop {
+                    acc = match run {
+                        Run::Slice(s) => s.fold(acc, &mut f),
+                        Run::Strided(s) => s.fold(acc, &mut f),
+                    };
+                    match r.advance() {
+                        Some(next) => run = next,
+                        None => return acc,
+                    }
                 }
-            },
+            }
             Inner::General { data, offsets, .. } => {
                 if let Some(o) = offsets.take() {
                     for x in o.filter_map(|o| data.get(o)) {
@@ -233,6 +253,26 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for Iter<'a, L, E> {
                     }
                 }
                 acc
+            }
+        }
+    }
+}
+
+impl<'a, L: ViewLayout, E: Scalar> Iter<'a, L, E> {
+    /// The first element of the next run (or of the general walk), once the current run is used up.
+    #[cold]
+    fn next_run(&mut self) -> Option<&'a E> {
+        match &mut self.inner {
+            Inner::Runs(r) => loop {
+                self.run = r.advance()?;
+                if let Some(x) = self.run.next() {
+                    return Some(x);
+                }
+            },
+            Inner::General { data, offsets, remaining } => {
+                let o = offsets.as_mut()?.next()?;
+                *remaining = remaining.saturating_sub(1);
+                data.get(o)
             }
         }
     }
