@@ -8,12 +8,15 @@
 //! - at least `l` units each way: tiles of about 1 KiB along each destination row, transposed in `l x l`
 //!   register blocks (`l` rows loaded, `log2(l)` unpack stages, `l` rows stored; `8 x 8` and `4 x 4` blocks of
 //!   32-byte rows with AVX2) into a 64 KiB scratch tile in cache, which is then written out destination row
-//!   by destination row. Memory sees long runs on both sides: streaming stores scattered over many lines, or
-//!   reads and writes that jump to another page every line, run at a fraction of the speed of long runs;
+//!   by destination row. The source is read band by band of `l` rows (a few sequential streams), the band two
+//!   ahead prefetched. Memory sees long runs on both sides: on this machine streaming stores scattered over
+//!   many lines, or reads and writes that jump to another page every line, run at a fifth of the speed of
+//!   long runs;
 //! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
 //!   stages interleave `k` rows into `k` vectors of `l / k` columns each, stored whole (straight to the
 //!   destination) when its columns are adjacent;
-//! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows of the scratch tile.
+//! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows (straight to the
+//!   destination for up to four, as many sequential streams; through the scratch tile for more).
 //!
 //! What the blocks do not cover (edges narrower than a block) is left to the portable loops of
 //! [`super::kernels`].
