@@ -4,6 +4,8 @@
 //! `const` items (in rustc's evaluator) and at runtime (`DynLayout`). No allocation, no `std`, no `unsafe`, and
 //! no panics on any input: every failure is a typed error carrying the numbers.
 //!
+//! - [`cute`]: NVIDIA CuTe's layout algebra (hierarchical layouts, composition, divides, products, inverses,
+//!   swizzles) and the conversion of XLA layouts into CuTe layouts.
 //! - [`broadcast`]: XLA's broadcasting rules (binary operations, `broadcast_in_dim`, `broadcast`).
 //! - [`dtype`]: element types, spelled as XLA spells them, with their widths.
 //! - [`shape`]: dimensions (static, `<=N`, `?`), [`ParsedArray`] (as read) and [`ArrayShape`] (validated).
@@ -38,6 +40,7 @@
 #![warn(clippy::all)]
 
 pub mod broadcast;
+pub mod cute;
 pub mod dtype;
 pub mod error;
 pub mod grid;
