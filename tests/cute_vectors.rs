@@ -10,6 +10,12 @@ fn rows(text: &'static str) -> impl Iterator<Item = Vec<&'static str>> {
     text.lines().filter(|l| !l.starts_with('#') && !l.is_empty()).map(|l| l.split('\t').collect())
 }
 
+macro_rules! vectors {
+    ($name:literal) => {
+        include_str!(concat!("vectors/cute/", $name, ".tsv"))
+    };
+}
+
 /// How pycute's row ended.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Expect {
@@ -34,31 +40,9 @@ fn expect(result: &str, post: &str) -> Expect {
 }
 
 /// Rows pycute's post-condition checks let through although the input is outside CuTe's preconditions; each is
-/// answered with an error, and why is written next to it.
-const OUTSIDE_PRECONDITIONS: &[(&str, &str, &str, &str)] = &[
-    // A complement with an extent of 0 (size 0, "ok" vacuously): C++ CuTe's
-    // `static_assert(... "Non-injective Layout detected in complement.")`.
-    ("complement", "(6,5):(3,8)", "30", "mode `5:8` starts at 8, inside the 18 offsets of `6:3`"),
-    ("complement", "((1,1),(3,3)):((24,2),(16,8))", "1", "mode `3:16` starts inside the 24 offsets of `3:8`"),
-    // The same inputs through `logical_divide` break R(i) == A((B,B*)(i)) (its `FAIL` rows `1:1 / 2:1` and
-    // `1:2 / 2:1` are this case); `zipped_divide`'s post-conditions compare against pycute's own logical_divide,
-    // so they cannot see it. A of size 1 continues past its size along `1:1` (offset i), pycute along `1:0`.
-    ("zipped_divide", "1:1", "2:4", "ambiguous continuation of `1:1` past its size"),
-    ("zipped_divide", "1:3", "2:6", "ambiguous continuation of `1:3` past its size"),
-    ("zipped_divide", "1:1", "2:12", "ambiguous continuation of `1:1` past its size"),
-    ("zipped_divide", "1:1", "2:1", "ambiguous continuation of `1:1` past its size"),
-    (
-        "zipped_divide",
-        "((3,2,1),4,2):((8,24,2),2,1)",
-        "<2:2,1:1,2:1>",
-        "the tile 2:2 with its complement reaches 8 > 6 = size of mode 0, whose last mode `1:2` coalescing drops",
-    ),
-    // The complement of the tiler has an extent of 0 (the result has size 0).
-    ("zipped_divide", "(3,4):(2,6)", "(4,2,1):(32,24,3)", "the tiler's complement: `4:32` starts inside `2:24`"),
-];
-
+/// answered with an error. The list, with the reason for each, is `vectors/cute/outside-preconditions.tsv`.
 fn outside(op: &str, a: &str, b: &str) -> bool {
-    OUTSIDE_PRECONDITIONS.iter().any(|&(o, x, y, _)| o == op && x == a && y == b)
+    rows(vectors!("outside-preconditions")).any(|r| r[0] == op && r[1] == a && r[2] == b)
 }
 
 #[derive(Default, Debug)]
@@ -125,12 +109,6 @@ fn run_unary(op: &str, text: &'static str, f: impl Fn(&Layout) -> Result<Layout,
     counts
 }
 
-macro_rules! vectors {
-    ($name:literal) => {
-        include_str!(concat!("vectors/cute/", $name, ".tsv"))
-    };
-}
-
 #[test]
 fn every_vector_row_agrees() {
     let mut all = BTreeMap::new();
@@ -149,7 +127,7 @@ fn every_vector_row_agrees() {
     }
     // Every exception listed is used (`1:1 / 2:4` is in the vectors twice).
     let outside_rows: usize = all.values().map(|c| c.outside_as_err).sum();
-    assert_eq!(outside_rows, OUTSIDE_PRECONDITIONS.len() + 1);
+    assert_eq!(outside_rows, rows(vectors!("outside-preconditions")).count() + 1);
     // The counts of the vectors' own README (ERR and FAIL rows per operation).
     let expected: &[(&str, usize, usize)] = &[
         ("composition", 30, 12),

@@ -8,6 +8,8 @@
 //! - [`Offsets`]: the offset of every logical index, in logical order, advancing incrementally.
 //! - [`layout!`] and [`Static`]: layouts as zero-sized types whose properties are constants.
 //! - [`broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
+//! - [`cute`]: NVIDIA CuTe's layout algebra in `const` items (compile errors on inadmissible inputs), and the
+//!   CuTe layout of an XLA layout type.
 //! - [`view`]: views of storage slices in a layout: checked and compile-time element access, tiled iteration
 //!   with contiguous runs, packed sub-byte and 32-bit word access, element-wise operations with broadcasting.
 //! - [`relayout()`]: moving an array between two layouts at memory speed.
@@ -40,6 +42,7 @@ extern crate std;
 #[path = "private.rs"]
 pub mod __private;
 pub mod broadcast;
+pub mod cute;
 mod dynamic;
 mod offsets;
 pub mod relayout;

@@ -555,14 +555,30 @@ impl CuteError {
                 b.push_u64(usize::BITS as u64 - 1);
                 b.push_str(" of a `usize` index");
             }
-            E::FromXla(r) => write_xla(b, r),
+            E::FromXla(r) => {
+                b.push_str("no CuTe layout has the offsets of this XLA layout: ");
+                r.write_message(b);
+            }
         }
+    }
+}
+
+impl XlaReason {
+    /// Writes why (the words after "no CuTe layout has the offsets of this XLA layout: ") into a fixed buffer.
+    ///
+    /// ```
+    /// use tensor_layout_core::{cute::XlaReason, print::TextBuf};
+    /// let mut b = TextBuf::<128>::new();
+    /// XlaReason::SubByte { bits: 4 }.write_message(&mut b);
+    /// assert_eq!(b.as_str(), "`E(4)` packs elements below a byte, so element offsets are not byte addresses");
+    /// ```
+    pub const fn write_message<const N: usize>(&self, b: &mut TextBuf<N>) {
+        write_xla(b, *self)
     }
 }
 
 const fn write_xla<const N: usize>(b: &mut TextBuf<N>, r: XlaReason) {
     use XlaReason as R;
-    b.push_str("no CuTe layout has the offsets of this XLA layout: ");
     match r {
         R::NotAnArray => b.push_str("it is not an array"),
         R::Unbounded { dimension } => {
