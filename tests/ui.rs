@@ -1,6 +1,7 @@
 //! Compiler output of `layout!`, by phase: grammar errors (`parse`), rule violations and the limits of static
 //! layouts (`validate`), expansion limits (`expand`), compile-time index and size checks in `const` items
-//! (`const`), and literals that must build and run (`pass`). Each `.stderr` was reviewed by hand.
+//! (`const`), and literals that must build and run (`pass`); CuTe's layout algebra in `const` items (`cute`,
+//! `cute/pass`). Each `.stderr` was reviewed by hand.
 
 #[test]
 fn ui() {
@@ -11,4 +12,6 @@ fn ui() {
     t.compile_fail("tests/ui/const/*.rs");
     t.compile_fail("tests/ui/broadcast/*.rs");
     t.pass("tests/ui/pass/*.rs");
+    t.compile_fail("tests/ui/cute/*.rs");
+    t.pass("tests/ui/cute/pass/*.rs");
 }
