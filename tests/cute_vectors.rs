@@ -182,3 +182,17 @@ fn swizzle_rows_agree() {
     }
     assert_eq!(n, 7);
 }
+
+/// Why the `raked_product` row of `outside-preconditions.tsv` is refused: composing mode by mode with a
+/// non-injective `B` adds indices that carry. Its complement `C = (2,3):(1,4)` and `B = (4,2):(1,1)`:
+/// `C(B(1,1)) = C(2) = 4` (index 2 of `(2,3)` is coordinate `(0,1)`), but mode by mode `C(1) + C(1) = 2`.
+#[test]
+fn composing_mode_by_mode_carries_for_overlapping_modes() {
+    let c = Layout::parse("(2,3):(1,4)").unwrap();
+    assert_eq!(c.crd2idx(&IntTuple::parse("(0,1)").unwrap()).unwrap(), 4);
+    assert_eq!(c.offset(1).unwrap() + c.offset(1).unwrap(), 2);
+    let e = c.composition(&Tiler::parse("(4,2):(1,1)").unwrap()).unwrap_err();
+    assert!(matches!(e, CuteError::CompositionCarry { left_mode: 0, left_extent: 2, reach: 2 }), "{e}");
+    // Without overlap (B injective) the same C composes.
+    assert_eq!(c.composition(&Tiler::parse("(2,3):(1,2)").unwrap()).unwrap().to_string(), "(2,3):(1,4)");
+}

@@ -12,7 +12,9 @@ impl Layout {
     /// for `i >= 1` ("disjoint"), and `cosize((self, R)) >= cotarget`.
     ///
     /// Errors when, sorted by stride, a mode starts inside the span of the modes before it (the layout is not
-    /// injective there, and the complement would have an extent of 0), and for a cotarget of 0.
+    /// injective there, and the complement would have an extent of 0); when a mode's stride is not a multiple of
+    /// that span and the offsets it leaves unreached make `(self, R)` fall short of the cotarget; and for a
+    /// cotarget of 0.
     ///
     /// ```
     /// use tensor_layout_core::cute::Layout;
@@ -21,7 +23,8 @@ impl Layout {
     /// assert_eq!(Layout::parse("6:4")?.complement(24)?.to_string(), "4:1");
     /// assert_eq!(Layout::parse("(4,6):(1,4)")?.complement(24)?.to_string(), "1:0");
     /// assert_eq!(Layout::parse("(2,2):(1,6)")?.complement(24)?.to_string(), "(3,2):(2,12)");
-    /// assert!(Layout::parse("(5,4):(2,4)")?.complement(42).is_err());
+    /// assert!(Layout::parse("(5,4):(2,4)")?.complement(42).is_err()); // 4:4 overlaps 5:2
+    /// assert!(Layout::parse("(2,2):(1,3)")?.complement(378).is_err()); // offsets 2, 5 unreached: 377 < 378
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
     pub const fn complement(&self, cotarget: usize) -> Result<Layout, CuteError> {
@@ -43,11 +46,16 @@ impl Layout {
         let (sorted, _) = kept.sorted_by_stride();
         let mut out = Modes::EMPTY;
         let mut current: usize = 1;
+        // The first mode whose stride is not a multiple of the span before it: it leaves offsets no one reaches.
+        let mut inexact = None;
         i = 0;
         while i < sorted.n {
             let [s, d] = sorted.m[i];
             if d < current {
                 return Err(CuteError::ComplementOverlap { mode: Mode { extent: s, stride: d }, covered: current });
+            }
+            if d % current != 0 && inexact.is_none() {
+                inexact = Some((Mode { extent: s, stride: d }, current));
             }
             if let Err(e) = out.push(d / current, current) {
                 return Err(e);
@@ -61,6 +69,25 @@ impl Layout {
         if let Err(e) = out.push(cotarget.div_ceil(current), current) {
             return Err(e);
         }
+        // CuTe's post-condition `cosize((self, R)) >= cotarget` holds for exactly nested modes; with gaps it must
+        // be checked.
+        if let Some((mode, covered)) = inexact {
+            let span = (self.cosize() - 1).saturating_add(span(&out)).saturating_add(1);
+            if span < cotarget {
+                return Err(CuteError::ComplementShort { mode, covered, span, cotarget });
+            }
+        }
         super::coalesce::coalesce_modes(&out).layout()
     }
+}
+
+/// The largest offset of flat modes.
+const fn span(m: &Modes) -> usize {
+    let mut total: usize = 0;
+    let mut i = 0;
+    while i < m.n {
+        total = total.saturating_add((m.m[i][0] - 1).saturating_mul(m.m[i][1]));
+        i += 1;
+    }
+    total
 }

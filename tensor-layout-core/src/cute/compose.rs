@@ -1,11 +1,13 @@
 //! Composition `A ∘ B`: the layout `R` with `R(c) == A(B(c))` for every coordinate `c` of `B`, shaped like `B`
 //! (CuTe's `composition`). Each mode `s:d` of `B` walks the coalesced `A`; its admissibility (stride and shape
-//! divisibility, and an unambiguous continuation of `A` past its size) is checked on the way.
+//! divisibility, and an unambiguous continuation of `A` past its size) is checked on the way, and the modes of
+//! `B` together must not overflow a mode of `A` (composing mode by mode distributes over them only then).
 
 use super::error::{CuteError, Mode};
 use super::layout::{Layout, Tiler};
 use super::modes::Modes;
 use super::tree::{Builder, CLOSE, OPEN};
+use super::MAX_LEAVES;
 
 impl Layout {
     /// `self ∘ tiler`. With a layout `B`: the result has `B`'s shape and `R(c) == self(B(c))` for every
@@ -59,6 +61,9 @@ pub(crate) const fn compose(a: &Layout, b: &Layout) -> Result<Layout, CuteError>
         return Err(e);
     }
     let fa = super::coalesce::coalesce_modes(&Modes::of(a));
+    // The largest index each mode of `fa` receives from all modes of `b` together: composing mode by mode is
+    // `A(x + y) == A(x) + A(y)`, true only while these sums stay inside the modes (no carry).
+    let mut reach = [0usize; MAX_LEAVES];
     let mut out = Builder::<2>::new();
     let s = b.span();
     let flat = b.flat();
@@ -70,7 +75,7 @@ pub(crate) const fn compose(a: &Layout, b: &Layout) -> Result<Layout, CuteError>
             CLOSE => out.close(),
             _ => {
                 let [extent, stride] = flat[l];
-                match compose_mode(&fa, Mode { extent, stride }) {
+                match compose_mode(&fa, Mode { extent, stride }, &mut reach) {
                     Ok(m) => m.push_to(&mut out),
                     Err(e) => return Err(e),
                 }
@@ -78,6 +83,13 @@ pub(crate) const fn compose(a: &Layout, b: &Layout) -> Result<Layout, CuteError>
             }
         }
         t += 1;
+    }
+    let mut k = 0;
+    while k + 1 < fa.n {
+        if reach[k] >= fa.m[k][0] {
+            return Err(CuteError::CompositionCarry { left_mode: k, left_extent: fa.m[k][0], reach: reach[k] });
+        }
+        k += 1;
     }
     Layout::from_builder(out)
 }
@@ -112,7 +124,7 @@ const fn check_extension(a: &Layout, reach: usize) -> Result<(), CuteError> {
 
 /// One mode `s:d` of `b` through the coalesced modes of `a` (pycute's algorithm, with the admissibility
 /// conditions of CuTe's algebra checked).
-const fn compose_mode(fa: &Modes, m: Mode) -> Result<Modes, CuteError> {
+const fn compose_mode(fa: &Modes, m: Mode, reach: &mut [usize; MAX_LEAVES]) -> Result<Modes, CuteError> {
     let mut out = Modes::EMPTY;
     if m.stride == 0 {
         // A broadcast mode stays one.
@@ -133,6 +145,8 @@ const fn compose_mode(fa: &Modes, m: Mode) -> Result<Modes, CuteError> {
             return Err(CuteError::ShapeDivisibility { mode: m, left_mode: k, left_extent: left, needed: rest_shape });
         }
         let new_shape = if left < rest_shape { left } else { rest_shape };
+        // Indices 0, rest_stride, .., (new_shape - 1) * rest_stride of this mode, all below its extent.
+        reach[k] = reach[k].saturating_add((new_shape - 1) * rest_stride);
         if new_shape != 1 {
             let Some(d) = rest_stride.checked_mul(e) else {
                 return Err(CuteError::Overflow);

@@ -306,6 +306,17 @@ pub enum CuteError {
         /// Elements still needed when that mode is reached.
         needed: usize,
     },
+    /// Composition: the modes of the right-hand layout together reach past the extent of a mode of the
+    /// coalesced left-hand layout, so `A(x + y) != A(x) + A(y)` for some of their sums (a carry), and composing
+    /// mode by mode would be wrong.
+    CompositionCarry {
+        /// The left-hand mode (index in the coalesced left-hand layout, not the last).
+        left_mode: usize,
+        /// Its extent.
+        left_extent: usize,
+        /// The largest index the right-hand modes reach in it together.
+        reach: usize,
+    },
     /// Composition: the right-hand layout reaches past the left-hand layout's size, where a layout continues
     /// along its last mode, and that last mode has extent 1 with a stride that coalescing drops.
     AmbiguousExtension {
@@ -322,6 +333,18 @@ pub enum CuteError {
         mode: Mode,
         /// The span (extent times stride) of the modes with smaller strides.
         covered: usize,
+    },
+    /// Complement: modes that do not nest exactly (a stride not a multiple of the span before it) leave offsets
+    /// unreached, and the layout with its complement spans less than the cotarget.
+    ComplementShort {
+        /// The first mode whose stride is not a multiple of the span before it.
+        mode: Mode,
+        /// That span.
+        covered: usize,
+        /// The cosize of the layout with its complement.
+        span: usize,
+        /// The cotarget.
+        cotarget: usize,
     },
     /// Complement with cotarget 0.
     ZeroCotarget,
@@ -504,6 +527,15 @@ impl CuteError {
                 b.push_str(" does not divide ");
                 num(b, needed);
             }
+            E::CompositionCarry { left_mode, left_extent, reach } => {
+                b.push_str("composition is not admissible: the modes of the right-hand layout together reach index ");
+                num(b, reach);
+                b.push_str(" of mode ");
+                num(b, left_mode);
+                b.push_str(" of the coalesced left-hand layout, whose extent is ");
+                num(b, left_extent);
+                b.push_str(", so their sums carry into the next mode and composing mode by mode would be wrong");
+            }
             E::AmbiguousExtension { reach, size, last } => {
                 b.push_str("composition is ambiguous: the right-hand layout reaches index ");
                 num(b, reach.saturating_sub(1));
@@ -521,6 +553,18 @@ impl CuteError {
                 b.push_str(", inside the ");
                 num(b, covered);
                 b.push_str(" offsets spanned by the modes before it (the layout is not injective there)");
+            }
+            E::ComplementShort { mode: m, covered, span, cotarget } => {
+                b.push_str("complement is not admissible: sorted by stride, mode ");
+                mode(b, m);
+                b.push_str(" starts at ");
+                num(b, m.stride);
+                b.push_str(", not a multiple of ");
+                num(b, covered);
+                b.push_str(", and the offsets this leaves unreached make the layout with its complement span ");
+                num(b, span);
+                b.push_str(" offsets, short of the cotarget ");
+                num(b, cotarget);
             }
             E::ZeroCotarget => b.push_str("complement needs a cotarget of at least 1"),
             E::NotInjective { mode: m } => {

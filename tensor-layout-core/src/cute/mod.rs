@@ -46,8 +46,11 @@
 //!   over a mode of extent `e` of `A` (not the last), `d` and `e` divide one another; *shape divisibility*,
 //!   when the `s` elements still needed exceed the extent left in a mode (not the last), that extent divides
 //!   `s` (the weak left divisibility of CuTe's algebra; CuTe's C++ asserts the stricter two-way condition on
-//!   static shapes). Past `A`'s size, `A` continues along its last mode; when that mode has extent 1 and
-//!   coalescing drops its stride, composing with a `B` that reaches there is ambiguous and refused.
+//!   static shapes). Composing mode by mode distributes over `B`'s modes only without carries: the largest
+//!   indices all modes of `B` reach in one mode of `A` (not the last) must add up to less than its extent
+//!   (CuTe's documentation states distributivity for an injective `B`). Past `A`'s size, `A` continues along its
+//!   last mode; when that mode has extent 1 and coalescing drops its stride, composing with a `B` that reaches
+//!   there is ambiguous and refused.
 //! - Complement: sorted by stride, no mode starts inside the span of the modes before it (CuTe C++'s
 //!   "non-injective layout" assertion). Divides and products inherit these through their complement and
 //!   composition.
