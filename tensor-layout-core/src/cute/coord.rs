@@ -4,7 +4,7 @@
 
 use super::error::CuteError;
 use super::layout::Layout;
-use super::tree::{Span, Tree};
+use super::tree::{Builder, Span, Tree};
 use super::tuple::IntTuple;
 
 impl Layout {
@@ -52,6 +52,50 @@ impl Layout {
     /// ```
     pub const fn offset(&self, i: usize) -> Result<usize, CuteError> {
         int_crd(&self.0, self.span(), i)
+    }
+
+    /// Fixes top-level mode `mode` at 1-D coordinate `index` and keeps the others (CuTe's
+    /// `slice_and_offset` with `_` in every other mode): the remaining layout (a tuple of the other modes; `1:0`
+    /// when none remains) and the offset the fixed coordinate adds.
+    ///
+    /// ```
+    /// use tensor_layout_core::cute::Layout;
+    /// let l = Layout::parse("(2,3,4):(1,2,6)")?;
+    /// let (rest, offset) = l.slice_mode(1, 2)?;
+    /// assert_eq!((rest.to_string(), offset), ("(2,4):(1,6)".to_string(), 4));
+    /// assert!(l.slice_mode(3, 0).is_err());
+    /// assert!(l.slice_mode(1, 3).is_err());
+    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
+    /// ```
+    pub const fn slice_mode(&self, mode: usize, index: usize) -> Result<(Layout, usize), CuteError> {
+        let rank = self.rank();
+        let Some(fixed) = self.mode(mode) else {
+            return Err(CuteError::ModeOutOfRange { mode, rank });
+        };
+        if index >= fixed.size() {
+            return Err(CuteError::CoordinateOutOfBounds { coordinate: index, extent: fixed.size() });
+        }
+        let offset = match fixed.offset(index) {
+            Ok(o) => o,
+            Err(e) => return Err(e),
+        };
+        if rank == 1 {
+            return Ok((Layout::TRIVIAL, offset));
+        }
+        let mut b = Builder::<2>::new();
+        b.open();
+        let mut i = 0;
+        while let Some(m) = self.mode(i) {
+            if i != mode {
+                b.push_tree(&m.0);
+            }
+            i += 1;
+        }
+        b.close();
+        match Layout::from_builder(b) {
+            Ok(l) => Ok((l, offset)),
+            Err(e) => Err(e),
+        }
     }
 
     /// The offsets of the indices `0..size`, in order.

@@ -263,6 +263,20 @@ pub enum CuteError {
         /// The size.
         size: usize,
     },
+    /// A mode number past the rank.
+    ModeOutOfRange {
+        /// The mode asked for.
+        mode: usize,
+        /// The rank.
+        rank: usize,
+    },
+    /// A layout that reaches past the storage it indexes.
+    StorageTooSmall {
+        /// The largest offset reached, plus one.
+        reach: usize,
+        /// Elements of the storage.
+        storage: usize,
+    },
     /// A by-mode tiler with more modes than the layout.
     TilerRank {
         /// Modes of the tiler.
@@ -480,6 +494,19 @@ impl CuteError {
                 num(b, index);
                 b.push_str(" is out of bounds for a layout of size ");
                 num(b, size);
+            }
+            E::ModeOutOfRange { mode, rank } => {
+                b.push_str("mode ");
+                num(b, mode);
+                b.push_str(" is out of range for a layout of rank ");
+                num(b, rank);
+            }
+            E::StorageTooSmall { reach, storage } => {
+                b.push_str("the layout reaches offset ");
+                num(b, reach.saturating_sub(1));
+                b.push_str(" but the storage holds ");
+                num(b, storage);
+                b.push_str(" elements");
             }
             E::TilerRank { tiler, rank } => {
                 b.push_str("the by-mode tiler has ");

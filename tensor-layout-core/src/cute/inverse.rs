@@ -107,4 +107,19 @@ impl Layout {
             Err(e) => Err(e),
         }
     }
+
+    /// Whether the layout maps its coordinates one-to-one onto the offsets `0..size`, every offset below the size
+    /// reached exactly once: the cosize is the size and the right inverse covers the whole size
+    /// (`self(R(i)) == i` for all `i < size`, so `self` is onto `0..size`, hence one-to-one).
+    ///
+    /// ```
+    /// use tensor_layout_core::cute::Layout;
+    /// assert!(Layout::parse("(2,(3,4)):(12,(1,3))")?.is_bijective());
+    /// assert!(!Layout::parse("(2,3):(1,3)")?.is_bijective()); // offset 2 is never reached
+    /// assert!(!Layout::parse("(2,2):(0,1)")?.is_bijective()); // offset 0 twice
+    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
+    /// ```
+    pub const fn is_bijective(&self) -> bool {
+        self.cosize() == self.size() && self.right_inverse().size() == self.size()
+    }
 }
