@@ -15,6 +15,8 @@ use super::tuple::IntTuple;
 /// assert_eq!((l.rank(), l.depth(), l.size(), l.cosize()), (2, 2, 12, 43));
 /// assert_eq!(l.shape().to_string(), "((2,2),3)");
 /// assert_eq!(l.mode(1).unwrap().to_string(), "3:8");
+/// let same: Layout = "((2,2),3):((24,2),8)".parse()?; // `FromStr` too
+/// assert_eq!(same, l);
 /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]

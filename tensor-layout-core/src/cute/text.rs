@@ -362,3 +362,19 @@ macro_rules! display {
 display!(IntTuple, "IntTuple");
 display!(Layout, "Layout");
 display!(Tiler, "Tiler");
+
+macro_rules! from_str {
+    ($t:ty) => {
+        impl core::str::FromStr for $t {
+            type Err = CuteError;
+
+            fn from_str(s: &str) -> Result<Self, CuteError> {
+                <$t>::parse(s)
+            }
+        }
+    };
+}
+
+from_str!(IntTuple);
+from_str!(Layout);
+from_str!(Tiler);
