@@ -2,8 +2,8 @@
 //!
 //! Run with `cargo run --example broadcast`.
 
-use tensor_layout::broadcast::{Broadcast, BroadcastInDim, BroadcastMajor, Dims, Request};
-use tensor_layout::{layout, DynLayout};
+use tensor_layout::broadcast::Request;
+use tensor_layout::{assert_broadcast, broadcast, layout, DynLayout};
 
 type Matrix = layout!(f32[2,3]);
 type Vector = layout!(f32[3]);
@@ -11,22 +11,21 @@ type Column = layout!(f32[2,1]);
 type Row = layout!(f32[1,3]);
 
 /// Matrix + vector along dimension 1: seed 004's first example.
-type RowAdded = Broadcast<Matrix, Vector, Dims<1>>;
+type RowAdded = broadcast!(Matrix + Vector, dims = (1));
 /// (2,1) and (1,3): the "outer" case.
-type Outer = Broadcast<Column, Row>;
+type Outer = broadcast!(Column * Row);
 /// A 1x2 matrix onto 4x3x1 with dims (1,2): composition of both kinds.
-type Composed = Broadcast<layout!(f32[1,2]), layout!(f32[4,3,1]), Dims<1, 2>>;
+type Composed = broadcast!(layout!(f32[1,2]) + layout!(f32[4,3,1]), dims = (1, 2));
 
-// Checked while `cargo check` runs: an illegal broadcast here would not compile.
-const _: () = RowAdded::CHECK;
-const _: () = Composed::CHECK;
+// Checked while `cargo check` runs, on this line: an illegal broadcast here would not compile.
+assert_broadcast!(Matrix + Vector, dims = (1));
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{} + {} dims=(1) = {}", Matrix::TEXT, Vector::TEXT, RowAdded::TEXT);
     println!("{} + {} = {}", Column::TEXT, Row::TEXT, Outer::TEXT);
     println!("f32[1,2] + f32[4,3,1] dims=(1,2) = {}", Composed::TEXT);
-    println!("broadcast_in_dim f32[3] -> f32[2,3] dims=(1) = {}", <BroadcastInDim<Vector, Matrix, Dims<1>>>::TEXT);
-    println!("broadcast f32[3] sizes=(2,4) = {}", <BroadcastMajor<Vector, Dims<2, 4>>>::TEXT);
+    println!("broadcast_in_dim f32[3] -> f32[2,3] dims=(1) = {}", <broadcast!(Vector -> Matrix, dims = (1))>::TEXT);
+    println!("broadcast f32[3] sizes=(2,4) = {}", <broadcast!(Vector, sizes = (2, 4))>::TEXT);
 
     // The runtime twin agrees with the static result.
     let a: DynLayout = "f32[1,2]".parse()?;

@@ -90,7 +90,7 @@ fn main() {
     let want: u64 = frame.iter().map(|&x| x as u64).sum();
     assert_eq!(sum, want);
     assert_eq!(corner, frame[23 * 40 + 39]);
-    assert_eq!(offset, Some(kernel::Tiled::offset([23, 39])));
+    assert_eq!(offset, Some(tensor_layout::offset!(kernel::Tiled[23, 39])));
     assert_eq!(allocations, 0, "the kernel allocated");
     println!("{} -> {}", kernel::Frame::TEXT, kernel::Tiled::TEXT);
     println!("  {tiles} tiles, {runs} runs, sum {sum} (as expected), sample [23, 39] = {corner} at offset {offset:?}");

@@ -14,8 +14,8 @@ type Pasted = layout!(bf16[32,32,4096]{2,1,0:T(8,128)(2,1)});
 type Figure1 = layout!(f32[3,5]{1,0:T(2,2)});
 
 /// Computed by rustc: an out-of-bounds index here would not compile.
-const ACT_OFFSET: usize = Act::offset([1, 9, 130]);
-const FIGURE1_OFFSET: usize = Figure1::offset([2, 3]);
+const ACT_OFFSET: usize = tensor_layout::offset!(Act[1, 9, 130]);
+const FIGURE1_OFFSET: usize = tensor_layout::offset!(Figure1[2, 3]);
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let _one_type: Act = Pasted::default();

@@ -1,17 +1,27 @@
-//! Compiler output of `layout!`, by phase: grammar errors (`parse`), rule violations and the limits of static
-//! layouts (`validate`), expansion limits (`expand`), compile-time index and size checks in `const` items
-//! (`const`), and literals that must build and run (`pass`); CuTe's layout algebra in `const` items (`cute`,
-//! `cute/pass`). Each `.stderr` was reviewed by hand.
+//! Compiler output of the crate's compile-time checks, by phase: grammar errors of `layout!` (`parse`), rule
+//! violations and the limits of static layouts (`validate`), mixed layouts (`mixed`), checks in `const` items and
+//! const arguments written by `offset!`, `at!` and `relayout::check` (`const`), static broadcasts (`broadcast`), CuTe's layout algebra in `const` items (`cute`, `cute/pass`),
+//! and literals that must build and run (`pass`). Each `.stderr` was reviewed by hand.
+//!
+//! `checked` holds compile-fail cases only, so trybuild runs `cargo check` on them: each proves its error shows
+//! in `cargo check` (and so in an editor). `built` adds the pass cases, so trybuild builds: that is where errors of
+//! generic code, found after monomorphization, show (`build`).
 
 #[test]
-fn ui() {
+fn checked() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/parse/*.rs");
     t.compile_fail("tests/ui/validate/*.rs");
-    t.compile_fail("tests/ui/expand/*.rs");
+    t.compile_fail("tests/ui/mixed/*.rs");
     t.compile_fail("tests/ui/const/*.rs");
     t.compile_fail("tests/ui/broadcast/*.rs");
-    t.pass("tests/ui/pass/*.rs");
     t.compile_fail("tests/ui/cute/*.rs");
+}
+
+#[test]
+fn built() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui/build/*.rs");
+    t.pass("tests/ui/pass/*.rs");
     t.pass("tests/ui/cute/pass/*.rs");
 }

@@ -1,4 +1,4 @@
-//! Byte counts for people: the exact count, then binary units (`335544320 bytes (320 MiB)`).
+//! Byte counts for people: the exact count, then binary units (`335544320 bytes (320 MiB)`), signed or not.
 
 /// `335544320 bytes (320 MiB)`: the exact count, then binary units from 1 KiB.
 pub fn bytes_text(n: u128) -> String {
@@ -19,6 +19,17 @@ pub fn bytes_text(n: u128) -> String {
     }
 }
 
+/// `-8 bytes`, `201326592 bytes (192 MiB)`: [`bytes_text`] of a signed count.
+pub fn signed_bytes_text(n: i128) -> String {
+    signed(n, bytes_text)
+}
+
+/// `text` of the magnitude of `n`, after a `-` when `n` is negative.
+pub fn signed(n: i128, text: fn(u128) -> String) -> String {
+    let sign = if n < 0 { "-" } else { "" };
+    format!("{sign}{}", text(n.unsigned_abs()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::bytes_text;
@@ -30,5 +41,12 @@ mod tests {
         assert_eq!(bytes_text(1024), "1024 bytes (1 KiB)");
         assert_eq!(bytes_text(1536), "1536 bytes (1.50 KiB)");
         assert_eq!(bytes_text(335_544_320), "335544320 bytes (320 MiB)");
+        assert_eq!(bytes_text(1536 * 1024), "1572864 bytes (1.50 MiB)");
+    }
+
+    #[test]
+    fn signed_counts() {
+        assert_eq!(super::signed_bytes_text(-8), "-8 bytes");
+        assert_eq!(super::signed_bytes_text(201_326_592), "201326592 bytes (192 MiB)");
     }
 }

@@ -145,6 +145,20 @@ fn canon_reports_each_bad_line_and_goes_on() {
 }
 
 #[test]
+fn canon_reads_a_physical_shape_holding_a_tuple_and_rejects_it_for_xlas_reason() {
+    // XLA syntax (a sparse array's physical shape may be a tuple); XLA's validation: "layout has a
+    // physical_shape, but is not a sparse array" (spec: xla-reference §3.3, check 9).
+    let run =
+        canon("s32[10]{0:P((s32[10]{0:T(100)}, f32[10]{0:T(100)}))}\nf32[2]{0:P(b(f32[2]))}\nf32[2]{0:P((f32[2],)}\n");
+    let lines: Vec<&str> = run.stdout.lines().collect();
+    assert_eq!(lines[0], "ERR `P(..)` is only valid for sparse arrays, not for a dense array");
+    assert_eq!(lines[1], "ERR `P(..)` is only valid for sparse arrays, not for a dense array");
+    assert!(lines[2].starts_with("ERR expected a shape"), "{}", lines[2]);
+    let e = fails(&["explain", "s32[10]{0:P((s32[10]{0:T(100)}, f32[10]{0:T(100)}))}"]);
+    assert!(e.contains(": `P(..)` is only valid for sparse arrays, not for a dense array\n"), "{e}");
+}
+
+#[test]
 fn canon_messages_name_the_problem() {
     let run = canon("f32[3,5]{1,1}\nf32[3,5]{1,0:T(0,2)}\nfloat[2]\n");
     let lines: Vec<&str> = run.stdout.lines().collect();
@@ -447,6 +461,15 @@ fn explain_json_sizes_past_64_bits_are_exact() {
     assert!(out.contains(&format!("\"xla_array_size\":{exact}")), "{out}");
     let v: Value = serde_json::from_str(&out).expect("valid JSON");
     assert_eq!(v["physical_shape"], serde_json::json!([1, 1, 4611686018427387904u64, 4611686018427387904u64]));
+    // Past 128 bits: null, and the reason names 128 bits.
+    let out = ok(&["explain", "c128[1]{0:T(4611686018427387904,4611686018427387904)}", "--json"]);
+    let v: Value = serde_json::from_str(&out).expect("valid JSON");
+    assert_eq!(
+        (v["byte_size"].clone(), v["why_null"]["byte_size"].clone()),
+        (Value::Null, "the size overflows 128 bits".into())
+    );
+    let out = ok(&["explain", "c128[1]{0:T(4611686018427387904,4611686018427387904)}"]);
+    assert!(out.contains("  byte size          n/a: the size overflows 128 bits\n"), "{out}");
 }
 
 #[test]
@@ -546,15 +569,107 @@ fn explain_json_adds_tile_grids() {
 }
 
 #[test]
-fn explain_errors_are_exit_2() {
+fn explain_errors_are_exit_2_and_point_at_the_offending_bytes() {
     let e = fails(&["explain", "f32[3,5]{1,0:T(0,2)}"]);
-    assert!(e.starts_with("error: invalid shape `f32[3,5]{1,0:T(0,2)}`: "), "{e}");
+    // spec §3: a zero tile entry; the caret stands under it (byte 15), as rustc points at a token.
+    assert_eq!(
+        e,
+        "error: invalid shape `f32[3,5]{1,0:T(0,2)}`: tile 0 has size 0 at entry 0; tile sizes must be positive\n  |\n  | \
+         f32[3,5]{1,0:T(0,2)}\n  |                ^\n"
+    );
     fails(&["explain", "f32[3,5]{1,0:T(0,2)}", "--json"]);
-    fails(&["explain", "(f32[2], s32[])"]);
-    fails(&["explain", "opaque[]"]);
-    fails(&["explain", "nonsense"]);
+    // A bad element spoils a tuple; the caret points into the element.
+    let e = fails(&["explain", "(f32[2], f32[3]{1})"]);
+    assert!(e.ends_with("\n  | (f32[2], f32[3]{1})\n  |                 ^\n"), "{e}");
+    // Syntax errors: the message without `(at byte N)`, non-ASCII shown as itself, columns in characters.
+    let e = fails(&["explain", "f32[é,3]"]);
+    assert_eq!(
+        e,
+        "error: invalid shape `f32[é,3]`: expected a dimension (`N`, `<=N` or `?`) or `]`, found `é`\n  |\n  | \
+         f32[é,3]\n  |     ^\n"
+    );
+    let e = fails(&["explain", "f32[3,5]{1,0,}"]);
+    assert!(e.ends_with("expected an integer, found `}`\n  |\n  | f32[3,5]{1,0,}\n  |              ^\n"), "{e}");
+    let e = fails(&["explain", "nonsense"]);
+    assert!(e.contains("unknown element type `nonsense`") && e.ends_with("  | ^^^^^^^^\n"), "{e}");
     fails(&["explain"]);
     fails(&["explain", "f32[2]", "--jsn"]);
+}
+
+#[test]
+fn explain_tuples_element_by_element() {
+    let out = ok(&["explain", "(f32[3,5]{1,0:T(2,2)}, (s32[], token[]), b(bf16[4]))"]);
+    let mut lines = out.lines();
+    assert_eq!(lines.next(), Some("(f32[3,5]{1,0:T(2,2)}, (s32[], token[]), b(bf16[4]{0}))"));
+    assert_eq!(lines.next(), Some("  a tuple of 3 elements; 3 arrays, 1 token in all, each explained below"));
+    // Each array has its own summary (spec §4: 24 slots for 15 elements), headed by its index.
+    assert!(
+        out.contains("\nelement {0}: f32[3,5]{1,0:T(2,2)}\n  at a glance        15 f32 elements · 6 tiles"),
+        "{out}"
+    );
+    assert!(out.contains("\nelement {1,0}: s32[]\n"), "{out}");
+    assert!(
+        out.contains("\nelement {1,1}: token[]\n  `token` is not an array type: it has no memory layout\n"),
+        "{out}"
+    );
+    assert!(out.contains("\nelement {2,0}: bf16[4]{0}\n"), "{out}");
+    assert_eq!(out.matches("  storage elements   ").count(), 3, "{out}");
+    let v = json("(f32[3,5]{1,0:T(2,2)}, (s32[], token[]), b(bf16[4]))");
+    assert_eq!((v["kind"].as_str(), v["elements"].as_array().map(Vec::len)), (Some("tuple"), Some(3)));
+    let first = &v["elements"][0];
+    assert_eq!((first["kind"].as_str(), first["index"].clone()), (Some("array"), serde_json::json!([0])));
+    assert_eq!((first["storage_elements"].as_u64(), first["unpadded_bytes"].as_u64()), (Some(24), Some(60)));
+    let inner = &v["elements"][1];
+    assert_eq!((inner["kind"].as_str(), inner["canonical"].as_str()), (Some("tuple"), Some("(s32[], token[])")));
+    assert_eq!(inner["elements"][1], serde_json::json!({"canonical": "token[]", "kind": "token", "index": [1, 1]}));
+    assert_eq!(inner["elements"][0]["byte_size"], 4);
+    let buffer = &v["elements"][2];
+    assert_eq!(
+        (buffer["kind"].as_str(), buffer["elements"][0]["index"].clone()),
+        (Some("buffer"), serde_json::json!([2, 0]))
+    );
+    // token[] and opaque[] alone, the empty tuple.
+    assert_eq!(ok(&["explain", "token[]"]), "token[]\n  `token` is not an array type: it has no memory layout\n");
+    assert_eq!(json("opaque[]"), serde_json::json!({"canonical": "opaque[]", "kind": "opaque"}));
+    assert_eq!(json("()"), serde_json::json!({"canonical": "()", "kind": "tuple", "elements": []}));
+    assert_eq!(ok(&["explain", "()"]), "()\n  an empty tuple\n");
+}
+
+#[test]
+fn explain_gives_xlas_padding_accounting_next_to_the_slots() {
+    // An XLA TPU memory report (google/trax#525): "Size: 256.00M, Unpadded size: 64.00M, Extra memory due to
+    // padding: 192.00M (4.0x expansion)"; there is no padding slot: E(32) widens every element.
+    let v = json("pred[64,512,2048]{2,1,0:T(8,128)E(32)}");
+    assert_eq!((v["byte_size"].as_u64(), v["unpadded_bytes"].as_u64()), (Some(256 << 20), Some(64 << 20)));
+    assert_eq!((v["xla_padding_bytes"].as_u64(), v["xla_expansion"].as_f64()), (Some(192 << 20), Some(4.0)));
+    assert_eq!((v["padding_elements"].as_u64(), v["padding_fraction"].as_f64()), (Some(0), Some(0.0)));
+    let out = ok(&["explain", "pred[64,512,2048]{2,1,0:T(8,128)E(32)}"]);
+    assert!(out.contains("256 MiB · no padding (XLA: 192 MiB padding, 4.00x) · "), "{out}");
+    assert!(out.contains("\n  unpadded (XLA)     67108864 bytes (64 MiB)\n"), "{out}");
+    assert!(
+        out.contains(
+            "\n  padding (XLA)      201326592 bytes (192 MiB) extra due to padding: 4.00x the unpadded size\n"
+        ),
+        "{out}"
+    );
+    // Another report (pytorch/xla#1965): 6.00G, unpadded 48.00M, 128.0x.
+    let v = json("u32[12582912,1]{1,0:T(8,128)}");
+    assert_eq!((v["byte_size"].as_u64(), v["unpadded_bytes"].as_u64()), (Some(6 << 30), Some(48 << 20)));
+    assert_eq!(v["xla_expansion"], 128.0);
+    // Packing below the natural byte: negative, as byte size - unpadded size (spec: s4[16]{0:E(4)} is 8 bytes).
+    let v = json("s4[16]{0:E(4)}");
+    assert_eq!((v["unpadded_bytes"].as_u64(), v["xla_padding_bytes"].as_i64()), (Some(16), Some(-8)));
+    // Every array object has the XLA fields; nulls say why.
+    let v = json("f32[<=3,?]");
+    for key in ["unpadded_bytes", "xla_padding_bytes", "xla_expansion", "byte_size"] {
+        assert_eq!(v[key], Value::Null, "{key}");
+        assert_eq!(v["why_null"][key], "dimension 1 is unbounded (`?`) and has no size", "{key}");
+    }
+    assert_eq!(json("f32[3,5]")["why_null"], serde_json::json!({}));
+    assert_eq!(
+        json("f32[0]")["why_null"]["xla_expansion"],
+        "the array has no elements, so no unpadded size to compare with"
+    );
 }
 
 // ---------------------------------------------------------------- the command line

@@ -230,3 +230,79 @@ fn draw_help_has_examples() {
     }
     assert_eq!(tlayout(&["draw"]).code, 2);
 }
+
+/// The offset of element (r, c) of `bf16[R,128·k]{1,0:T(8,128)(2,1)}` with `tiles_per_row` tiles across, worked
+/// out from spec §4: 8x128 tiles of 1024 slots, numbered row-major; inside, (2,1) pairs rows: a pair of rows is 256
+/// slots, a column of the pair 2 slots.
+fn packed_bf16_offset(r: usize, c: usize, tiles_per_row: usize) -> usize {
+    let tile = (r / 8) * tiles_per_row + c / 128;
+    tile * 1024 + (r % 8 / 2) * 256 + (c % 128) * 2 + r % 2
+}
+
+#[test]
+fn one_tile_of_a_large_array() {
+    // bf16[128,128] has 16384 slots, more than a whole drawing holds; one (8,128) tile of it is drawn.
+    let e = fails(&["draw", "bf16[128,128]{1,0:T(8,128)(2,1)}", "--ascii"]);
+    assert!(e.contains("16384 storage slots") && e.contains("--tile"), "{e}");
+    let svg = svg_of_args(&["draw", "bf16[128,128]{1,0:T(8,128)(2,1)}", "--tile", "3,0", "-o", "-"]);
+    let doc = Document::parse(&svg).unwrap();
+    let cells = cells(&doc);
+    assert_eq!(cells.len(), 8 * 128);
+    for (index, label, offset, _) in &cells {
+        let expected = packed_bf16_offset(index[0], index[1], 1);
+        assert_eq!((label.parse::<usize>().unwrap(), *offset), (expected, expected), "{index:?}");
+        assert!((24..32).contains(&index[0]), "rows of tile 3: {index:?}");
+    }
+    // Its block of storage in memory order: slots 3072..4096, no padding.
+    let slots = slots(&doc);
+    assert_eq!(slots.iter().map(|s| s.0).collect::<Vec<_>>(), (3072..4096).collect::<Vec<_>>());
+    assert!(slots.iter().all(|s| !s.1));
+    assert!(
+        captions(&doc).contains("drawn: tile (3,0) of 16 first-level tiles: [24..32, 0..128]"),
+        "{}",
+        captions(&doc)
+    );
+    // bf16[16,256] in the terminal: one tile, lines of at most 120 columns (they were 1800).
+    let out = ok(&["draw", "bf16[16,256]{1,0:T(8,128)(2,1)}", "--tile", "1,1", "--ascii"]);
+    assert!(out.lines().all(|l| l.chars().count() <= 120), "{out}");
+    let first_row = out.lines().find(|l| l.starts_with(" 8 ")).unwrap();
+    let expected: Vec<String> = (128..256).take(3).map(|c| packed_bf16_offset(8, c, 2).to_string()).collect();
+    assert!(first_row.starts_with(&format!(" 8 {} : {} : {}", expected[0], expected[1], expected[2])), "{first_row}");
+    let out = ok(&["draw", "bf16[16,256]{1,0:T(8,128)(2,1)}", "--ascii", "--width", "80"]);
+    assert!(out.lines().skip(4).all(|l| l.chars().count() <= 80), "{out}");
+}
+
+#[test]
+fn a_window_of_indices() {
+    // Row-major f32[64,512]: offset r*512 + c.
+    let svg = svg_of_args(&["draw", "f32[64,512]", "--window", "2..4,100..103", "-o", "-"]);
+    let doc = Document::parse(&svg).unwrap();
+    let found: Vec<(Vec<usize>, usize)> = cells(&doc).into_iter().map(|c| (c.0, c.2)).collect();
+    let expected: Vec<(Vec<usize>, usize)> =
+        (2..4).flat_map(|r| (100..103).map(move |c| (vec![r, c], r * 512 + c))).collect();
+    assert_eq!(found, expected);
+    // The strip shows the slots from the first to the last element of the window.
+    let slots = slots(&doc);
+    assert_eq!((slots[0].0, slots.last().unwrap().0, slots.len()), (2 * 512 + 100, 3 * 512 + 102, 515));
+    // Rank 3, one index and all of a dimension; an ASCII grid numbered by the real indices.
+    let out = ok(&["draw", "f32[4,3,5]{2,1,0:T(2,2)}", "--window", "2,..,3..5", "--ascii"]);
+    assert!(out.contains("drawn: window [2..3, 0..3, 3..5]\n\n[2, :, :]\n"), "{out}");
+    // spec §4: each z-slice of 3x5 tiled (2,2) takes 2x3 tiles of 4 slots; (2,0,3) is in tile (0,1) of slice 2.
+    assert!(out.contains("\n   3    4\n0 53 | 56\n1 55 | 58\n  ---+---\n2 65 | 68\n"), "{out}");
+    let e = fails(&["draw", "f32[64,512]", "--window", "0..64,0..65", "--ascii"]);
+    assert!(e.contains("4160 elements") && e.contains("4096"), "{e}");
+    let e = fails(&["draw", "f32[64,512]", "--window", "0..65,0", "--ascii"]);
+    assert!(e.contains("out of bounds") && e.contains("0..64"), "{e}");
+    let e = fails(&["draw", "f32[64,512]", "--window", "0..2", "--ascii"]);
+    assert!(e.contains("1 entry") && e.contains("2 dimensions"), "{e}");
+    let e = fails(&["draw", "f32[64,512]", "--tile", "9,0", "--ascii"]);
+    assert!(e.contains("out of range"), "{e}");
+    fails(&["draw", "f32[64,512]", "--tile", "0,0", "--window", "0,0", "--ascii"]);
+    fails(&["draw", "f32[4]", "--ascii", "--width", "5"]);
+}
+
+fn svg_of_args(args: &[&str]) -> String {
+    let svg = ok(args);
+    assert!(svg.starts_with("<?xml"), "{svg}");
+    svg
+}

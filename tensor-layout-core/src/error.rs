@@ -5,11 +5,14 @@ use crate::dtype::ElementType;
 use crate::print::TextBuf;
 use core::fmt;
 
-/// Up to 16 bytes of the input, kept in an error to show what was found.
+/// Up to 16 bytes of the input, kept in an error to show what was found: characters as themselves, control
+/// characters and bytes that are not UTF-8 as `\xNN`.
 ///
 /// ```
 /// use tensor_layout_core::error::Snippet;
 /// assert_eq!(Snippet::of(b"hello").as_bytes(), b"hello");
+/// assert_eq!(Snippet::of("é]".as_bytes()).to_string(), "`é]`");
+/// assert_eq!(Snippet::of(b"\xff\t!").to_string(), "`\\xff\\x09!`");
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Snippet {
@@ -18,17 +21,27 @@ pub struct Snippet {
 }
 
 impl Snippet {
-    /// The first (at most 16) bytes of `text`.
+    /// The first (at most 16) bytes of `text`, never ending inside a UTF-8 character that `text` completes.
     ///
     /// ```
     /// use tensor_layout_core::error::Snippet;
     /// assert_eq!(Snippet::of(b"0123456789abcdefXYZ").as_bytes().len(), 16);
+    /// assert_eq!(Snippet::of("0123456789abcdeé".as_bytes()).as_bytes(), b"0123456789abcde");
     /// ```
     pub const fn of(text: &[u8]) -> Snippet {
         let mut s = Snippet { len: 0, bytes: [0; 16] };
         while (s.len as usize) < text.len() && (s.len as usize) < 16 {
             s.bytes[s.len as usize] = text[s.len as usize];
             s.len += 1;
+        }
+        // Cut before a character the 16 bytes split (its next byte continues it).
+        if (s.len as usize) < text.len() && (text[s.len as usize] & 0xC0) == 0x80 {
+            while s.len > 0 && (s.bytes[s.len as usize - 1] & 0xC0) == 0x80 {
+                s.len -= 1;
+            }
+            if s.len > 0 && s.bytes[s.len as usize - 1] >= 0xC0 {
+                s.len -= 1;
+            }
         }
         s
     }
@@ -50,10 +63,19 @@ impl fmt::Display for Snippet {
             return f.write_str("end of input");
         }
         f.write_str("`")?;
-        for &b in self.as_bytes() {
-            if b.is_ascii_graphic() || b == b' ' {
-                write!(f, "{}", b as char)?;
-            } else {
+        // Characters as themselves (`é`), control characters and bytes that are not UTF-8 as `\xNN`.
+        for chunk in self.as_bytes().utf8_chunks() {
+            for c in chunk.valid().chars() {
+                if c.is_control() {
+                    let mut utf8 = [0; 4];
+                    for b in c.encode_utf8(&mut utf8).bytes() {
+                        write!(f, "\\x{b:02x}")?;
+                    }
+                } else {
+                    write!(f, "{c}")?;
+                }
+            }
+            for b in chunk.invalid() {
                 write!(f, "\\x{b:02x}")?;
             }
         }
@@ -685,6 +707,8 @@ pub enum IndexError {
     },
     /// Arithmetic past 64 bits (only for shapes validation would reject).
     Overflow,
+    /// A size (storage elements, bytes) past 128 bits: exact sizes are `u128`, XLA's padding `i128`.
+    SizeOverflow,
     /// Strides asked of a tiled layout.
     Tiled,
     /// XLA's `ArraySize` asked of a layout whose first tile combines dimensions.
@@ -763,6 +787,7 @@ impl IndexError {
                 b.push_str(" is unbounded (`?`) and has no size");
             }
             I::Overflow => b.push_str("size arithmetic overflows 64 bits"),
+            I::SizeOverflow => b.push_str("the size overflows 128 bits"),
             I::Tiled => b.push_str("element strides exist only for untiled layouts"),
             I::CombineInFirstTile => b.push_str("XLA's `ArraySize` cannot evaluate a `*` in the first tile"),
             I::CombineOnMostMinor => b.push_str("`*` cannot be the most minor entry of a tile"),

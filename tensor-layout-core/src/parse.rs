@@ -22,15 +22,23 @@ use crate::tile::{Tile, TileDim, MAX_TILES, MAX_TILE_RANK};
 /// ```
 pub const MAX_DEPTH: usize = 64;
 
-/// The deepest nesting of `P(..)` physical shapes inside layouts the parser accepts (`P` is only valid for sparse
-/// arrays, so this only bounds how far an invalid shape is read before it is rejected).
+/// The deepest nesting of `P(..)` physical shapes, and of tuples inside them, the parser accepts (`P` is only
+/// valid for sparse arrays, so this only bounds how far an invalid shape is read before it is rejected).
 ///
 /// ```
-/// use tensor_layout_core::{error::{Capacity, ParseErrorKind}, parse::{parse_array, MAX_PHYSICAL_DEPTH}};
+/// use tensor_layout_core::{error::{Capacity, ParseErrorKind}, parse::{parse_array, MAX_PHYSICAL_DEPTH}, ArrayShape};
 /// let nested = |n: usize| format!("{}f32[2]{}", "f32[2]{0:P(".repeat(n), ")}".repeat(n));
 /// assert!(parse_array(nested(MAX_PHYSICAL_DEPTH).as_bytes()).is_ok());
 /// let e = parse_array(nested(MAX_PHYSICAL_DEPTH + 1).as_bytes()).unwrap_err();
 /// assert!(matches!(e.kind, ParseErrorKind::TooMany { what: Capacity::PhysicalNesting }));
+/// // A physical shape may be a tuple (XLA syntax); a dense array with one is invalid, for XLA's reason.
+/// let text = "s32[10]{0:P((s32[10]{0:T(100)}, f32[10]{0:T(100)}))}";
+/// assert!(parse_array(text.as_bytes()).is_ok());
+/// let e = ArrayShape::parse(text).unwrap_err();
+/// assert_eq!(e.to_string(), "`P(..)` is only valid for sparse arrays, not for a dense array");
+/// let tuples = |n: usize| format!("f32[2]{{0:P({}f32[2]{})}}", "(".repeat(n), ")".repeat(n));
+/// assert!(parse_array(tuples(MAX_PHYSICAL_DEPTH - 1).as_bytes()).is_ok());
+/// assert!(parse_array(tuples(MAX_PHYSICAL_DEPTH).as_bytes()).is_err());
 /// ```
 pub const MAX_PHYSICAL_DEPTH: usize = 4;
 
@@ -639,13 +647,43 @@ const fn parse_attribute(
             if depth + 1 > MAX_PHYSICAL_DEPTH {
                 return Err(error(pos, p, ParseErrorKind::TooMany { what: Capacity::PhysicalNesting }));
             }
-            let mut inner = SourceMap::EMPTY;
-            let mut shape = ParsedArray::EMPTY;
-            let p = tri!(array_at(text, p, &mut shape, &mut inner, depth + 1));
+            let p = tri!(physical_shape_at(text, p, depth + 1));
             l.has_physical_shape = true;
             expect_byte(text, p, b')', Expected::CommaOrCloseParen)
         }
         _ => parse_padding(text, pos, l, map),
+    }
+}
+
+/// The shape inside `P(..)`, read and dropped: an array, a tuple `( .. )` or a buffer `b( .. )`, as XLA's
+/// `ParseShape` reads it (a sparse array's physical shape may be a tuple). Tuples count towards the nesting depth,
+/// which stays at most [`MAX_PHYSICAL_DEPTH`]; returns the position after the shape.
+const fn physical_shape_at(text: &[u8], pos: usize, depth: usize) -> Result<usize, ParseError> {
+    let p = skip_trivia(text, pos);
+    let buffer = at(text, p, b'b') && ident_end(text, p) == p + 1 && at(text, skip_trivia(text, p + 1), b'(');
+    if !at(text, p, b'(') && !buffer {
+        let mut inner = SourceMap::EMPTY;
+        let mut shape = ParsedArray::EMPTY;
+        return array_at(text, p, &mut shape, &mut inner, depth);
+    }
+    let open = if buffer { skip_trivia(text, p + 1) } else { p };
+    if depth + 1 > MAX_PHYSICAL_DEPTH {
+        return Err(error(open, open + 1, ParseErrorKind::TooMany { what: Capacity::PhysicalNesting }));
+    }
+    let mut q = skip_trivia(text, open + 1);
+    if !buffer && at(text, q, b')') {
+        return Ok(q + 1);
+    }
+    loop {
+        q = tri!(physical_shape_at(text, q, depth + 1));
+        q = skip_trivia(text, q);
+        if !buffer && at(text, q, b',') {
+            q += 1;
+        } else if at(text, q, b')') {
+            return Ok(q + 1);
+        } else {
+            return Err(expected(text, q, Expected::CommaOrCloseParen));
+        }
     }
 }
 

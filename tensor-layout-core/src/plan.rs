@@ -22,7 +22,7 @@ pub struct Term {
     pub dim: u8,
     /// The row-major stride, in the final tiled shape, of the coordinate this term computes.
     pub stride: u64,
-    chain: u64,
+    pub(crate) chain: u64,
 }
 
 /// A layout's offset as per-dimension terms; see the module documentation. Layouts that combine dimensions
@@ -37,12 +37,12 @@ pub struct Term {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OffsetPlan {
-    rank: u8,
-    levels: u8,
+    pub(crate) rank: u8,
+    pub(crate) levels: u8,
     /// `first[d]..first[d + 1]` are the terms of dimension `d`.
     first: [u8; MAX_RANK + 1],
     terms: [Term; MAX_PHYSICAL_RANK],
-    sizes: [[u64; MAX_TILE_RANK]; MAX_TILES],
+    pub(crate) sizes: [[u64; MAX_TILE_RANK]; MAX_TILES],
 }
 
 impl ArrayShape {

@@ -51,11 +51,11 @@ impl ArrayShape {
             Err(e) => return Err(e),
         };
         let Some(n) = shape.product() else {
-            return Err(IndexError::Overflow);
+            return Err(IndexError::SizeOverflow);
         };
         match round_up(n, self.layout().tail_padding_alignment() as u128) {
             Some(v) => Ok(v),
-            None => Err(IndexError::Overflow),
+            None => Err(IndexError::SizeOverflow),
         }
     }
 
@@ -97,7 +97,7 @@ impl ArrayShape {
                 };
                 count = match count.checked_mul(size) {
                     Some(v) => v,
-                    None => return Err(IndexError::Overflow),
+                    None => return Err(IndexError::SizeOverflow),
                 };
                 d += 1;
             }
@@ -123,9 +123,9 @@ impl ArrayShape {
             count = match round_up(size, ts as u128) {
                 Some(v) => match count.checked_mul(v) {
                     Some(c) => c,
-                    None => return Err(IndexError::Overflow),
+                    None => return Err(IndexError::SizeOverflow),
                 },
-                None => return Err(IndexError::Overflow),
+                None => return Err(IndexError::SizeOverflow),
             };
             k += 1;
         }
@@ -136,14 +136,14 @@ impl ArrayShape {
             };
             count = match count.checked_mul(size) {
                 Some(v) => v,
-                None => return Err(IndexError::Overflow),
+                None => return Err(IndexError::SizeOverflow),
             };
             k += 1;
         }
         if l.tail_padding_alignment() != 1 {
             count = match round_up(count, l.tail_padding_alignment() as u128) {
                 Some(v) => v,
-                None => return Err(IndexError::Overflow),
+                None => return Err(IndexError::SizeOverflow),
             };
         }
         bytes_for(count, self)
@@ -156,12 +156,12 @@ const fn bytes_for(n: u128, s: &ArrayShape) -> Result<u128, IndexError> {
     if e > 0 {
         match n.checked_mul(e as u128) {
             Some(bits) => Ok(bits.div_ceil(8)),
-            None => Err(IndexError::Overflow),
+            None => Err(IndexError::SizeOverflow),
         }
     } else {
         match n.checked_mul(s.element_type().byte_width() as u128) {
             Some(v) => Ok(v),
-            None => Err(IndexError::Overflow),
+            None => Err(IndexError::SizeOverflow),
         }
     }
 }

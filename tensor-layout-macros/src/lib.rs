@@ -13,6 +13,7 @@
 
 use proc_macro::TokenStream;
 
+mod checks;
 mod expand;
 mod parse;
 mod validate;
@@ -32,4 +33,28 @@ pub fn layout(input: TokenStream) -> TokenStream {
         Err(errors) => expand::fallback(&input.krate, &errors),
     }
     .into()
+}
+
+/// `offset!(Layout[i, j])`: see `tensor_layout::offset!`.
+#[proc_macro]
+pub fn offset(input: TokenStream) -> TokenStream {
+    checks::offset(input.into()).unwrap_or_else(checks::error).into()
+}
+
+/// `at!(Layout[i, j])`: see `tensor_layout::at!`.
+#[proc_macro]
+pub fn at(input: TokenStream) -> TokenStream {
+    checks::at(input.into()).unwrap_or_else(checks::error).into()
+}
+
+/// `broadcast!(A + B, dims = (..))`: see `tensor_layout::broadcast!`.
+#[proc_macro]
+pub fn broadcast(input: TokenStream) -> TokenStream {
+    checks::broadcast(input.into()).unwrap_or_else(checks::error).into()
+}
+
+/// `assert_broadcast!(A + B, dims = (..))`: see `tensor_layout::assert_broadcast!`.
+#[proc_macro]
+pub fn assert_broadcast(input: TokenStream) -> TokenStream {
+    checks::assert_broadcast(input.into()).unwrap_or_else(checks::error).into()
 }

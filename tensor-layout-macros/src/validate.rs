@@ -1,5 +1,5 @@
 //! Phase 2: the literal's text through `tensor-layout-core`'s parser and every one of its validation rules, plus
-//! the limits of static layouts (no dynamic dimensions, tuples or attributes without dense meaning). Every
+//! the limits of static layouts (no tuples or attributes without dense meaning). Every
 //! independent error is collected, each on the offending token.
 
 use proc_macro2::Span;
@@ -72,22 +72,20 @@ pub fn validate(lit: &Literal) -> Result<Valid, Errors> {
     Ok(Valid { shape, canonical: b.as_str().to_owned() })
 }
 
-/// What static layouts cannot express: dynamic sizes, non-array types, attributes without dense meaning.
+/// What static and mixed layouts cannot express: non-array types, attributes without dense meaning, and an empty
+/// bound `<=0`.
 fn static_limits(lit: &Literal, p: &ParsedArray, map: &SourceMap, errors: &mut Errors) {
     if !p.element_type().is_array() {
         let e = ValidationError::NotAnArray { element_type: p.element_type() };
         errors.push(lit.span_at(map.span(e.location()).start), e.to_string());
     }
     for (d, dim) in p.dims().iter().enumerate() {
-        let what = match dim {
-            Dim::Static(_) => continue,
-            Dim::Bounded(n) => format!("bounded dynamic dimension `<={n}`"),
-            Dim::Unbounded => "unbounded dynamic dimension `?`".to_owned(),
-        };
-        errors.push(
-            lit.span_at(map.dims[d].start),
-            format!("{what} (dimension {d}) is not supported by `layout!`, whose sizes are static; {DYN_HINT}"),
-        );
+        if let Dim::Bounded(0) = dim {
+            errors.push(
+                lit.span_at(map.dims[d].start),
+                format!("dimension {d} has the bound `<=0`, so it is always empty; write its size `0`"),
+            );
+        }
     }
     for (name, feature) in
         [("D", "dimension level types"), ("SC", "split configurations"), ("M", "dynamic-shape metadata")]

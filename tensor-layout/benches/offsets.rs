@@ -21,7 +21,8 @@ fn through_views<L: ViewLayout>(x: &View<'_, L, f32>, w: &[f32], out: &mut ViewM
         tx.runs().for_each(|run| {
             let j = run.index()[1];
             let ws = &w[j..j + run.len()];
-            for ((o, &v), &s) in to.run_mut(run.position()).iter_mut().zip(run.as_slice()).zip(ws) {
+            let Ok(o) = to.run_mut(run.position()) else { return };
+            for ((o, &v), &s) in o.iter_mut().zip(run.as_slice()).zip(ws) {
                 *o = v * s + 1.0;
             }
         })

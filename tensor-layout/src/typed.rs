@@ -6,47 +6,78 @@ use core::marker::PhantomData;
 use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
 use tensor_layout_core::{ArrayShape, ElementType, IndexError, MemorySpace, OffsetPlan, Tile, MAX_RANK};
 
-use crate::__private::{Element, Source};
+use crate::element::Element;
 use crate::DynLayout;
+
+/// Where a static layout's shape comes from: a literal (the lists of [`crate::literal::Literal`]), or an
+/// operation on other static layouts (a broadcast, the layout of a tile). Implemented by this crate's types only.
+///
+/// ```
+/// use tensor_layout::{element::F32, literal::{Dims, Literal}, ArrayShape, Source};
+/// assert_eq!(<Literal<Dims<3, 5>> as Source<F32>>::SHAPE, ArrayShape::parse("f32[3,5]")?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub trait Source<E: Element>: 'static {
+    /// The shape.
+    const SHAPE: ArrayShape;
+    /// Whether the shape passes validation. Sources made of validated shapes (every source but a hand-written
+    /// literal type) are valid; views check this before they touch memory.
+    const VALID: bool = true;
+}
 
 /// A layout known at compile time: a zero-sized type, written with [`layout!`](crate::layout!).
 ///
 /// The type carries the layout's canonical text, so one layout is one type whatever its spelling (`<..>` or
 /// `{..}`, a default layout written or omitted, `S(0)` or `E(0)` written or not). Everything derived from the
-/// literal is an associated constant; [`Static::offset`] gives the offset of a constant index at compile time.
+/// literal is an associated constant; [`offset!`](crate::offset!) gives the offset of a constant index at compile time.
 ///
 /// ```
-/// use tensor_layout::layout;
+/// use tensor_layout::{layout, offset};
 /// type Act = layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
-/// const OFF: usize = Act::offset([1, 9, 130]);
+/// const OFF: usize = offset!(Act[1, 9, 130]);
 /// assert_eq!(OFF, 164_869);
 /// assert_eq!(Act::BYTE_SIZE, 8_388_608);
 /// assert_eq!(Act::PHYSICAL_SHAPE, &[32, 4, 32, 4, 128, 2, 1]);
 /// assert_eq!(core::mem::size_of::<Act>(), 0);
 /// ```
+///
+/// `E` is the element type ([`crate::element`]) and `S` where the shape comes from: the lists of the literal
+/// ([`crate::literal`]), or an operation on other static layouts. Compiler messages print the type as written by
+/// `layout!`, for example `Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Tiles<Tile<8, 128>, Tile<2, 1>>>>`.
 pub struct Static<E, T>(PhantomData<fn() -> (E, T)>);
 
-impl<E, T> Clone for Static<E, T> {
-    fn clone(&self) -> Self {
-        *self
-    }
+/// `Clone`, `Copy`, `Default`, `PartialEq` and `Eq` for a zero-sized layout type. Making a value evaluates the
+/// shape, so a type whose shape is an error (a broadcast named through `BroadcastWith` in generic code) fails to
+/// build instead of running.
+macro_rules! zero_sized {
+    ($ty:ident) => {
+        impl<E, T> Clone for $ty<E, T> {
+            fn clone(&self) -> Self {
+                *self
+            }
+        }
+        impl<E, T> Copy for $ty<E, T> {}
+        impl<E: $crate::element::Element, T: $crate::typed::Source<E>> Default for $ty<E, T> {
+            fn default() -> Self {
+                const { _ = T::SHAPE };
+                $ty(PhantomData)
+            }
+        }
+        impl<E, T> PartialEq for $ty<E, T> {
+            fn eq(&self, _: &Self) -> bool {
+                true
+            }
+        }
+        impl<E, T> Eq for $ty<E, T> {}
+    };
 }
-impl<E, T> Copy for Static<E, T> {}
-impl<E, T> Default for Static<E, T> {
-    fn default() -> Self {
-        Static(PhantomData)
-    }
-}
-impl<E, T> PartialEq for Static<E, T> {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-impl<E, T> Eq for Static<E, T> {}
+pub(crate) use zero_sized;
+
+zero_sized!(Static);
 
 /// Panics (a compile error when evaluated in a `const` context) with the message of `e` about `shape`.
 #[track_caller]
-const fn fail(shape: &ArrayShape, e: IndexError) -> ! {
+pub(crate) const fn fail(shape: &ArrayShape, e: IndexError) -> ! {
     let mut b = TextBuf::<{ MAX_TEXT + 256 }>::new();
     e.write_message(&mut b);
     b.push_str(" in `");
@@ -54,6 +85,36 @@ const fn fail(shape: &ArrayShape, e: IndexError) -> ! {
     b.push_str("`");
     let msg = b.as_str();
     panic!("{}", msg)
+}
+
+/// Why the sizes of a static layout do not fit this target's `usize` (`None` when they fit), as a message.
+pub(crate) const fn fail_message(shape: &ArrayShape) -> Option<TextBuf<{ MAX_TEXT + 256 }>> {
+    let sizes = [
+        match shape.element_count() {
+            Ok(v) => Ok(v as u128),
+            Err(e) => Err(e),
+        },
+        shape.storage_elements(),
+        shape.byte_size(),
+    ];
+    let mut i = 0;
+    while i < sizes.len() {
+        let e = match sizes[i] {
+            Ok(v) if v <= usize::MAX as u128 => {
+                i += 1;
+                continue;
+            }
+            Ok(v) => IndexError::ExceedsUsize { value: v },
+            Err(e) => e,
+        };
+        let mut b = TextBuf::<{ MAX_TEXT + 256 }>::new();
+        e.write_message(&mut b);
+        b.push_str(" in `");
+        write_array(&mut b, shape.as_parsed());
+        b.push_str("`");
+        return Some(b);
+    }
+    None
 }
 
 #[track_caller]
@@ -75,7 +136,39 @@ const fn usize_slice<const N: usize>(shape: &ArrayShape, v: &[u64]) -> ([usize; 
     (out, v.len())
 }
 
-impl<E: Element, S: Source> Static<E, S> {
+/// Constants every layout type derives from its shape the same way: [`Static`] and [`crate::Mixed`].
+pub(crate) struct Common<E, S>(PhantomData<fn() -> (E, S)>);
+
+impl<E: Element, S: Source<E>> Common<E, S> {
+    const TEXT_BUFFER: TextBuf<MAX_TEXT> = {
+        let mut b = TextBuf::new();
+        write_array(&mut b, S::SHAPE.as_parsed());
+        b
+    };
+
+    pub(crate) const TEXT: &'static str = {
+        let b: &'static TextBuf<MAX_TEXT> = &Self::TEXT_BUFFER;
+        b.as_str()
+    };
+
+    const M2M_ARRAY: [usize; MAX_RANK] = {
+        let m = S::SHAPE.layout().minor_to_major();
+        let mut out = [0usize; MAX_RANK];
+        let mut i = 0;
+        while i < m.len() {
+            out[i] = m[i] as usize;
+            i += 1;
+        }
+        out
+    };
+
+    pub(crate) const MINOR_TO_MAJOR: &'static [usize] = {
+        let a: &'static [usize; MAX_RANK] = &Self::M2M_ARRAY;
+        a.split_at(S::SHAPE.rank()).0
+    };
+}
+
+impl<E: Element, S: Source<E>> Static<E, S> {
     /// The validated shape, as `tensor-layout-core` models it.
     ///
     /// ```
@@ -86,26 +179,6 @@ impl<E: Element, S: Source> Static<E, S> {
     /// ```
     pub const SHAPE: ArrayShape = S::SHAPE;
 
-    /// Evaluates the layout: as an item, `const _: () = L::CHECK;` makes an invalid derived layout (an illegal
-    /// broadcast) a compile error under `cargo check`.
-    ///
-    /// ```
-    /// use tensor_layout::{layout, broadcast::{Broadcast, Dims}};
-    /// type M = layout!(f32[2,3]);
-    /// type V = layout!(f32[3]);
-    /// // Checked under `cargo check`: `f32[3]` broadcasts into dimension 1 of `f32[2,3]`.
-    /// const _: () = Broadcast::<M, V, Dims<1>>::CHECK;
-    /// ```
-    pub const CHECK: () = {
-        let _ = Self::SHAPE;
-    };
-
-    const TEXT_BUFFER: TextBuf<MAX_TEXT> = {
-        let mut b = TextBuf::new();
-        write_array(&mut b, Self::SHAPE.as_parsed());
-        b
-    };
-
     /// The canonical text of the layout (XLA's printed form).
     ///
     /// ```
@@ -114,10 +187,7 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert_eq!(<layout!(f32[3,5]<1,0:T(2,2)S(0)>)>::TEXT, "f32[3,5]{1,0:T(2,2)}");
     /// assert_eq!(<layout!(f32[2,3])>::TEXT, "f32[2,3]{1,0}");
     /// ```
-    pub const TEXT: &'static str = {
-        let b: &'static TextBuf<MAX_TEXT> = &Self::TEXT_BUFFER;
-        b.as_str()
-    };
+    pub const TEXT: &'static str = Common::<E, S>::TEXT;
 
     /// The runtime twin.
     ///
@@ -128,7 +198,7 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert_eq!(T::DYN, d);
     /// assert_eq!(T::DYN.offset(&[2, 3]), Ok(17));
     /// ```
-    pub const DYN: DynLayout = match DynLayout::new(Self::SHAPE) {
+    pub const DYN: DynLayout = match DynLayout::new(S::SHAPE) {
         Ok(d) => d,
         Err(_) => panic!("a static layout describes an array"),
     };
@@ -150,19 +220,19 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert_eq!(<layout!(f32[5,8,10,4])>::RANK, 4);
     /// assert_eq!(<layout!(f32[])>::RANK, 0);
     /// ```
-    pub const RANK: usize = Self::SHAPE.rank();
+    pub const RANK: usize = S::SHAPE.rank();
 
     const DIMS_ARRAY: ([usize; MAX_RANK], usize) = {
         let mut dims = [0u64; MAX_RANK];
         let mut d = 0;
         while d < Self::RANK {
-            dims[d] = match Self::SHAPE.dim_size(d) {
+            dims[d] = match S::SHAPE.dim_size(d) {
                 Ok(v) => v,
-                Err(e) => fail(&Self::SHAPE, e),
+                Err(e) => fail(&S::SHAPE, e),
             };
             d += 1;
         }
-        usize_slice(&Self::SHAPE, dims.split_at(Self::RANK).0)
+        usize_slice(&S::SHAPE, dims.split_at(Self::RANK).0)
     };
 
     /// The dimensions, in logical order.
@@ -177,17 +247,6 @@ impl<E: Element, S: Source> Static<E, S> {
         a.0.split_at(a.1).0
     };
 
-    const M2M_ARRAY: [usize; MAX_RANK] = {
-        let m = Self::SHAPE.layout().minor_to_major();
-        let mut out = [0usize; MAX_RANK];
-        let mut i = 0;
-        while i < m.len() {
-            out[i] = m[i] as usize;
-            i += 1;
-        }
-        out
-    };
-
     /// `minor_to_major`: the dimensions from most minor to most major.
     ///
     /// ```
@@ -195,33 +254,34 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert_eq!(<layout!(f32[5,8,10,4])>::MINOR_TO_MAJOR, &[3, 2, 1, 0]);
     /// assert_eq!(<layout!(f32[2,3]<0,1>)>::MINOR_TO_MAJOR, &[0, 1]);
     /// ```
-    pub const MINOR_TO_MAJOR: &'static [usize] = {
-        let a: &'static [usize; MAX_RANK] = &Self::M2M_ARRAY;
-        a.split_at(Self::RANK).0
+    pub const MINOR_TO_MAJOR: &'static [usize] = Common::<E, S>::MINOR_TO_MAJOR;
+
+    const STRIDES_ARRAY: Option<([usize; MAX_RANK], usize)> = match S::SHAPE.strides() {
+        Ok(s) => Some(usize_slice(&S::SHAPE, s.as_slice())),
+        Err(_) => None,
     };
 
-    const STRIDES_ARRAY: ([usize; MAX_RANK], usize) = match Self::SHAPE.strides() {
-        Ok(s) => usize_slice(&Self::SHAPE, s.as_slice()),
-        Err(e) => fail(&Self::SHAPE, e),
-    };
-
-    /// Element strides of each logical dimension. Only for untiled layouts: using it on a tiled layout is a
-    /// compile error.
+    /// Element strides of each logical dimension; `None` for a tiled layout, whose elements have no strides
+    /// (use the offset plan, [`Static::PLAN`], or views).
     ///
     /// ```
     /// use tensor_layout::layout;
-    /// assert_eq!(<layout!(f32[5,8,10,4]{3,2,1,0})>::STRIDES, &[320, 40, 4, 1]);
+    /// assert_eq!(<layout!(f32[5,8,10,4]{3,2,1,0})>::STRIDES, Some(&[320, 40, 4, 1][..]));
     /// // Column-major: dimension 0 is the most minor.
-    /// assert_eq!(<layout!(f32[2,3]{0,1})>::STRIDES, &[1, 2]);
+    /// assert_eq!(<layout!(f32[2,3]{0,1})>::STRIDES, Some(&[1, 2][..]));
+    /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::STRIDES, None);
     /// ```
-    pub const STRIDES: &'static [usize] = {
-        let a: &'static ([usize; MAX_RANK], usize) = &Self::STRIDES_ARRAY;
-        a.0.split_at(a.1).0
+    pub const STRIDES: Option<&'static [usize]> = {
+        let a: &'static Option<([usize; MAX_RANK], usize)> = &Self::STRIDES_ARRAY;
+        match a {
+            Some(a) => Some(a.0.split_at(a.1).0),
+            None => None,
+        }
     };
 
-    const PHYSICAL_ARRAY: ([usize; tensor_layout_core::MAX_PHYSICAL_RANK], usize) = match Self::SHAPE.physical_shape() {
-        Ok(p) => usize_slice(&Self::SHAPE, p.as_slice()),
-        Err(e) => fail(&Self::SHAPE, e),
+    const PHYSICAL_ARRAY: ([usize; tensor_layout_core::MAX_PHYSICAL_RANK], usize) = match S::SHAPE.physical_shape() {
+        Ok(p) => usize_slice(&S::SHAPE, p.as_slice()),
+        Err(e) => fail(&S::SHAPE, e),
     };
 
     /// The final tiled shape, most major first: memory order is its row-major order.
@@ -246,7 +306,7 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert_eq!(Act::TILES[1].dims(), &[Size(2), Size(1)]);
     /// ```
     pub const TILES: &'static [Tile] = {
-        let s: &'static ArrayShape = &Self::SHAPE;
+        let s: &'static ArrayShape = &S::SHAPE;
         s.layout().tiles()
     };
 
@@ -257,9 +317,9 @@ impl<E: Element, S: Source> Static<E, S> {
     /// // 15 elements, though the tiles pad the storage to 24 slots.
     /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::ELEMENT_COUNT, 15);
     /// ```
-    pub const ELEMENT_COUNT: usize = match Self::SHAPE.element_count() {
-        Ok(v) => to_usize(&Self::SHAPE, v as u128),
-        Err(e) => fail(&Self::SHAPE, e),
+    pub const ELEMENT_COUNT: usize = match S::SHAPE.element_count() {
+        Ok(v) => to_usize(&S::SHAPE, v as u128),
+        Err(e) => fail(&S::SHAPE, e),
     };
 
     /// Storage slots, including partial-tile padding and `L` alignment.
@@ -270,9 +330,9 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::STORAGE_ELEMENTS, 24);
     /// assert_eq!(<layout!(f32[3,5])>::STORAGE_ELEMENTS, 15);
     /// ```
-    pub const STORAGE_ELEMENTS: usize = match Self::SHAPE.storage_elements() {
-        Ok(v) => to_usize(&Self::SHAPE, v),
-        Err(e) => fail(&Self::SHAPE, e),
+    pub const STORAGE_ELEMENTS: usize = match S::SHAPE.storage_elements() {
+        Ok(v) => to_usize(&S::SHAPE, v),
+        Err(e) => fail(&S::SHAPE, e),
     };
 
     /// Bytes of storage, including `E(n)` packing. A size that does not fit `usize` is a compile error.
@@ -283,23 +343,24 @@ impl<E: Element, S: Source> Static<E, S> {
     /// // Two 4-bit elements per byte.
     /// assert_eq!(<layout!(s4[16]{0:E(4)})>::BYTE_SIZE, 8);
     /// ```
-    pub const BYTE_SIZE: usize = match Self::SHAPE.byte_size() {
-        Ok(v) => to_usize(&Self::SHAPE, v),
-        Err(e) => fail(&Self::SHAPE, e),
+    pub const BYTE_SIZE: usize = match S::SHAPE.byte_size() {
+        Ok(v) => to_usize(&S::SHAPE, v),
+        Err(e) => fail(&S::SHAPE, e),
     };
 
-    /// XLA's `ShapeUtil::ArraySize` (first tile only).
+    /// XLA's `ShapeUtil::ArraySize` (first tile only); `None` where a `*` in the first tile leaves it undefined.
     ///
     /// ```
     /// use tensor_layout::layout;
-    /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::XLA_ARRAY_SIZE, 96);
+    /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::XLA_ARRAY_SIZE, Some(96));
     /// // Untiled, XLA ignores `L`: 28 bytes, where the storage rounds up to 8 elements.
     /// type L = layout!(f32[7]{0:L(4)});
-    /// assert_eq!((L::XLA_ARRAY_SIZE, L::BYTE_SIZE), (28, 32));
+    /// assert_eq!((L::XLA_ARRAY_SIZE, L::BYTE_SIZE), (Some(28), 32));
+    /// assert_eq!(<layout!(f32[2,7,8]{2,1,0:T(*,2,4)})>::XLA_ARRAY_SIZE, None);
     /// ```
-    pub const XLA_ARRAY_SIZE: usize = match Self::SHAPE.xla_array_size() {
-        Ok(v) => to_usize(&Self::SHAPE, v),
-        Err(e) => fail(&Self::SHAPE, e),
+    pub const XLA_ARRAY_SIZE: Option<usize> = match S::SHAPE.xla_array_size() {
+        Ok(v) => Some(to_usize(&S::SHAPE, v)),
+        Err(_) => None,
     };
 
     /// Storage bits per element (`E(n)`, or 8 times the type's byte width).
@@ -309,7 +370,7 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert_eq!(<layout!(bf16[16,256])>::ELEMENT_BITS, 16);
     /// assert_eq!(<layout!(s4[16]{0:E(4)})>::ELEMENT_BITS, 4);
     /// ```
-    pub const ELEMENT_BITS: usize = Self::SHAPE.element_bits() as usize;
+    pub const ELEMENT_BITS: usize = S::SHAPE.element_bits() as usize;
 
     /// The memory space `S(n)`.
     ///
@@ -318,40 +379,24 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert_eq!(<layout!(bf16[16,256]{1,0:T(8,128)(2,1)S(1)})>::MEMORY_SPACE, MemorySpace(1));
     /// assert_eq!(<layout!(bf16[16,256])>::MEMORY_SPACE, MemorySpace(0));
     /// ```
-    pub const MEMORY_SPACE: MemorySpace = Self::SHAPE.layout().memory_space();
+    pub const MEMORY_SPACE: MemorySpace = S::SHAPE.layout().memory_space();
 
     /// The offset plan: offsets of runtime indices as per-dimension `div`/`mod` terms whose sizes are constants
-    /// (the compiler folds them into shifts and masks). Using it on a layout that combines dimensions (`*`) is a
-    /// compile error.
+    /// (the compiler folds them into shifts and masks); `None` for a layout that combines dimensions (`*`).
     ///
     /// ```
     /// use tensor_layout::layout;
     /// type T = layout!(f32[3,5]{1,0:T(2,2)});
-    /// assert_eq!(T::PLAN.offset(&[2, 3]), 17);
+    /// let plan = T::PLAN.unwrap();
+    /// assert_eq!(plan.offset(&[2, 3]), 17);
     /// // Dimension 0 contributes a tile row (2 / 2) and a row within the tile (2 % 2).
-    /// assert_eq!(T::PLAN.terms(0).len(), 2);
+    /// assert_eq!(plan.terms(0).len(), 2);
+    /// assert!(<layout!(f32[2,7,8]{2,1,0:T(*,2,4)})>::PLAN.is_none());
     /// ```
-    pub const PLAN: OffsetPlan = match Self::SHAPE.offset_plan() {
-        Ok(p) => p,
-        Err(e) => fail(&Self::SHAPE, e),
+    pub const PLAN: Option<OffsetPlan> = match S::SHAPE.offset_plan() {
+        Ok(p) => Some(p),
+        Err(_) => None,
     };
-
-    /// The offset (in elements, within the padded storage) of a constant index. Evaluated in a `const` item or
-    /// a `const { }` block, an index of the wrong rank or out of bounds is a compile error naming the index and
-    /// the bounds; at runtime it panics with the same message (use [`Static::try_offset`] there).
-    ///
-    /// ```
-    /// use tensor_layout::layout;
-    /// type T = layout!(f32[3,5]{1,0:T(2,2)});
-    /// assert_eq!(const { T::offset([2, 3]) }, 17);
-    /// ```
-    #[track_caller]
-    pub const fn offset<const N: usize>(index: [usize; N]) -> usize {
-        match Self::try_offset(&index) {
-            Ok(v) => v,
-            Err(e) => fail(&Self::SHAPE, e),
-        }
-    }
 
     /// The offset of an index, or why there is none.
     ///
@@ -362,24 +407,29 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert!(T::try_offset(&[3, 0]).is_err());
     /// ```
     pub const fn try_offset(index: &[usize]) -> Result<usize, IndexError> {
-        if index.len() > MAX_RANK {
-            return Err(IndexError::WrongRank { expected: Self::RANK, found: index.len() });
-        }
-        let mut wide = [0u64; MAX_RANK];
-        let mut i = 0;
-        while i < index.len() {
-            wide[i] = index[i] as u64;
-            i += 1;
-        }
-        match Self::SHAPE.offset(wide.split_at(index.len()).0) {
-            Ok(v) => {
-                if v as u128 > usize::MAX as u128 {
-                    return Err(IndexError::ExceedsUsize { value: v as u128 });
-                }
-                Ok(v as usize)
+        static_offset(&S::SHAPE, index)
+    }
+}
+
+/// The offset of an index in a static layout, as `usize`.
+pub(crate) const fn static_offset(shape: &ArrayShape, index: &[usize]) -> Result<usize, IndexError> {
+    if index.len() > MAX_RANK {
+        return Err(IndexError::WrongRank { expected: shape.rank(), found: index.len() });
+    }
+    let mut wide = [0u64; MAX_RANK];
+    let mut i = 0;
+    while i < index.len() {
+        wide[i] = index[i] as u64;
+        i += 1;
+    }
+    match shape.offset(wide.split_at(index.len()).0) {
+        Ok(v) => {
+            if v as u128 > usize::MAX as u128 {
+                return Err(IndexError::ExceedsUsize { value: v as u128 });
             }
-            Err(e) => Err(e),
+            Ok(v as usize)
         }
+        Err(e) => Err(e),
     }
 }
 
@@ -401,28 +451,34 @@ pub trait StaticLayout: Copy + Default + 'static {
     const BYTE_SIZE: usize;
     /// Storage slots.
     const STORAGE_ELEMENTS: usize;
+    /// The dimensions.
+    const DIMS: &'static [usize];
+    /// The number of dimensions.
+    const RANK: usize;
 }
 
-impl<E: Element + 'static, S: Source + 'static> StaticLayout for Static<E, S> {
+impl<E: Element, S: Source<E>> StaticLayout for Static<E, S> {
     type Element = E::Storage;
     const SHAPE: ArrayShape = Self::SHAPE;
     const BYTE_SIZE: usize = Self::BYTE_SIZE;
     const STORAGE_ELEMENTS: usize = Self::STORAGE_ELEMENTS;
+    const DIMS: &'static [usize] = Self::DIMS;
+    const RANK: usize = Self::RANK;
 }
 
-impl<E: Element, S: Source> fmt::Debug for Static<E, S> {
+impl<E: Element, S: Source<E>> fmt::Debug for Static<E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "layout!({})", Self::TEXT)
     }
 }
 
-impl<E: Element, S: Source> fmt::Display for Static<E, S> {
+impl<E: Element, S: Source<E>> fmt::Display for Static<E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(Self::TEXT)
     }
 }
 
-impl<E: Element, S: Source> From<Static<E, S>> for DynLayout {
+impl<E: Element, S: Source<E>> From<Static<E, S>> for DynLayout {
     fn from(_: Static<E, S>) -> DynLayout {
         Static::<E, S>::DYN
     }
@@ -453,7 +509,7 @@ impl fmt::Display for LayoutMismatch {
 
 impl core::error::Error for LayoutMismatch {}
 
-impl<E: Element, S: Source> TryFrom<DynLayout> for Static<E, S> {
+impl<E: Element, S: Source<E>> TryFrom<DynLayout> for Static<E, S> {
     type Error = LayoutMismatch;
 
     fn try_from(d: DynLayout) -> Result<Self, LayoutMismatch> {

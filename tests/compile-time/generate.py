@@ -13,6 +13,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--count", type=int, default=200)
 ap.add_argument("--invalid", action="store_true")
 ap.add_argument("--broadcasts", type=int, default=200, help="static broadcast checks to add (from the vectors)")
+ap.add_argument("--big-tile", help="write a crate using this one literal in views, tiles and relayout instead")
 args = ap.parse_args()
 
 def static_ok(canon):
@@ -20,13 +21,21 @@ def static_ok(canon):
     return not (canon.startswith("(") or "?" in canon or "<=" in canon or "SC(" in canon or "M(" in canon
                 or canon.startswith(("token", "opaque")) or len(canon) > 200)
 
+# Byte sizes from the vectors: a static layout whose sizes do not fit a 64-bit `usize` is a compile error.
+too_large = set()
+for name in ("xla-tests-sizes.tsv", "xla-corpus-sizes.tsv", "generated-sizes.tsv"):
+    for line in open(os.path.join(root, "tests", "vectors", name)):
+        cols = line.rstrip("\n").split("\t")
+        if len(cols) > 2 and cols[1].isdigit() and max(int(cols[1]), int(cols[2])) >= 2**64:
+            too_large.add(cols[0])
+
 layouts, invalid = [], []
 for name in ("xla-tests-shapes.tsv", "xla-corpus-shapes.tsv", "generated-shapes.tsv"):
     for line in open(os.path.join(root, "tests", "vectors", name)):
         cols = line.rstrip("\n").split("\t")
         if cols[1].startswith("OK "):
             canon = cols[1][3:]
-            if static_ok(canon) and "{" in canon and canon not in layouts:
+            if static_ok(canon) and "{" in canon and canon not in layouts and canon not in too_large:
                 layouts.append(canon)
         elif cols[1] == "ERR" and cols[0].strip().count("{") == cols[0].count("}") and "$" not in cols[0] \
                 and re.match(r"^\s*[a-z0-9]+\[[0-9, ]*\]\{[^{}]*\}\s*$", cols[0]):
@@ -52,7 +61,23 @@ tensor-layout = {{ path = "{root}/tensor-layout" }}
 """)
 
 src = ["use tensor_layout::layout;", "" if args.invalid else "use core::mem::size_of;", ""]
-if args.invalid:
+if args.big_tile:
+    angle = args.big_tile.replace("{", "<", 1)[::-1].replace("}", ">", 1)[::-1]
+    src = [
+        "use tensor_layout::view::{View, ViewMut};",
+        "use tensor_layout::{layout, relayout};",
+        f"pub type Big = layout!({angle});",
+        "/// Every constant views, tiles and relayout need, for a layout whose one tile is 2^16 long or more.",
+        "pub fn use_big(x: &[u8], y: &mut [u8]) -> usize {",
+        "    let (Ok(v), Ok(mut w)) = (View::new(Big::default(), x), ViewMut::new(Big::default(), y)) else { return 0 };",
+        "    let _ = relayout(&v, &mut w);",
+        "    let runs: usize = v.tiles().map_or(0, |t| t.map(|t| t.runs().count()).sum());",
+        "    runs + tensor_layout::offset!(Big[" + ",".join("0" for _ in args.big_tile.split("[")[1].split("]")[0].split(",")) + "]) + Big::TILE_SLOTS",
+        "}",
+    ]
+    if not args.big_tile.startswith("u8"):
+        src = [l.replace("&[u8]", "&[f32]").replace("&mut [u8]", "&mut [f32]") for l in src]
+elif args.invalid:
     for i, text in enumerate(invalid[: args.count]):
         src.append(f"pub type Invalid{i} = layout!({text});")
 else:
@@ -74,10 +99,13 @@ else:
         if a.split("[")[0] == b.split("[")[0]:
             checks.append((a, b, dims))
     if checks:
-        src.insert(0, "use tensor_layout::broadcast::{Broadcast, Dims};")
+        src.insert(0, "use tensor_layout::assert_broadcast;")
     for i, (a, b, dims) in enumerate(checks[: args.broadcasts]):
-        d = f", Dims<{dims}>" if dims is not None else ""
-        src.append(f"const _: () = Broadcast::<layout!({a}), layout!({b}){d}>::CHECK;")
+        d = f", dims = ({dims})" if dims is not None else ""
+        src.append(f"assert_broadcast!(layout!({a}) + layout!({b}){d});")
 open(os.path.join(out, "src", "lib.rs"), "w").write("\n".join(src) + "\n")
-what = "invalid literals" if args.invalid else f"distinct literals (both spellings) and {args.broadcasts} broadcast checks"
-print(f"wrote {min(args.count, len(invalid) if args.invalid else len(layouts))} {what} to {out}")
+if args.big_tile:
+    print(f"wrote a crate using {args.big_tile} to {out}")
+else:
+    what = "invalid literals" if args.invalid else f"distinct literals (both spellings) and {args.broadcasts} broadcast checks"
+    print(f"wrote {min(args.count, len(invalid) if args.invalid else len(layouts))} {what} to {out}")

@@ -6,12 +6,15 @@
 //! - The storage in memory order: each slot is an element (with its logical index) or padding (`DynLayout::slot`).
 //! - A colour for each first-level tile, chosen so that tiles touching in the grid differ.
 
+use super::window::Window;
 use crate::outcome::Failure;
 use crate::tile_levels::TileLevels;
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Range;
 use tensor_layout::{DynLayout, Slot};
 
-/// The most storage slots `tlayout draw` draws (elements and padding).
+/// The most storage slots (elements and padding) `tlayout draw` draws of a whole array; the most elements of a
+/// window, and the most slots of its memory-order strip.
 pub const MAX_SLOTS: usize = 4096;
 
 /// The most slots in one row of the memory strip.
@@ -74,65 +77,93 @@ pub struct Picture {
     pub levels: TileLevels,
     /// Logical dimension shown as rows and as columns (`None` when there is no such dimension).
     pub axes: (Option<usize>, Option<usize>),
-    /// The slices of the logical grid (none when the array has no elements).
+    /// The logical index of the first row and the first column drawn (0 unless a window starts later).
+    pub first: (usize, usize),
+    /// What part of the array is drawn (`None`: all of it).
+    pub window: Option<String>,
+    /// The slices of the logical grid (none when the window has no elements).
     pub slices: Vec<Slice>,
-    /// Every storage slot, in memory order.
+    /// The storage slots shown, in memory order, from [`Picture::strip_start`].
     pub slots: Vec<SlotView>,
+    /// The offset of the first slot shown.
+    pub strip_start: usize,
+    /// Why no memory-order strip is shown, when it is not.
+    pub strip_note: Option<String>,
     /// Slots per row of the memory strip.
     pub strip_width: usize,
-    /// Elements.
+    /// Elements of the whole array.
     pub element_count: usize,
-    /// Bytes of storage.
+    /// Storage slots of the whole array, padding included.
+    pub storage: usize,
+    /// Bytes of storage of the whole array.
     pub byte_size: usize,
     /// Palette entry of each first-level tile.
     colours: HashMap<u64, usize>,
 }
 
 impl Picture {
-    /// Gathers the picture of `layout`; refuses layouts of more than [`MAX_SLOTS`] storage slots.
-    pub fn of(layout: DynLayout) -> Result<Picture, Failure> {
+    /// Gathers the picture of `window` of `layout`. Refuses a whole array of more than [`MAX_SLOTS`] storage
+    /// slots and a window of more than [`MAX_SLOTS`] elements; a window whose elements span more slots than that
+    /// is drawn without its memory-order strip.
+    pub fn of(layout: DynLayout, window: &Window) -> Result<Picture, Failure> {
         let cannot = |e: &dyn std::fmt::Display| Failure::new(format_args!("cannot draw `{layout}`: {e}"));
         let storage = layout.storage_elements().map_err(|e| cannot(&e))?;
-        if storage > MAX_SLOTS {
-            return Err(Failure::new(format_args!(
-                "`{layout}` has {storage} storage slots, more than the {MAX_SLOTS} `tlayout draw` draws; \
-                 draw a smaller array with the same layout, or use `tlayout explain`"
-            )));
-        }
         let element_count = layout.element_count().map_err(|e| cannot(&e))?;
         let byte_size = layout.byte_size().map_err(|e| cannot(&e))?;
+        if *window == Window::Whole && storage > MAX_SLOTS {
+            return Err(Failure::new(format_args!(
+                "`{layout}` has {storage} storage slots, more than the {MAX_SLOTS} `tlayout draw` draws; \
+                 draw one tile (`--tile 0,..`) or a part (`--window 0..8,..`), or use `tlayout explain`"
+            )));
+        }
+        let resolved = window.resolve(&layout)?;
+        let ranges = resolved.ranges;
+        let drawn = ranges.iter().try_fold(1usize, |n, r| n.checked_mul(r.len())).unwrap_or(usize::MAX);
+        if drawn > MAX_SLOTS {
+            return Err(Failure::new(format_args!(
+                "the window has {drawn} elements, more than the {MAX_SLOTS} `tlayout draw` draws; choose a smaller one"
+            )));
+        }
         let levels = TileLevels::of(&layout).map_err(|e| cannot(&e))?;
-        let dims: Vec<usize> = (0..layout.rank())
-            .map(|d| layout.shape().dim_size(d).map(|n| n as usize))
-            .collect::<Result<_, _>>()
-            .map_err(|e| cannot(&e))?;
-        let rank = dims.len();
+        let rank = ranges.len();
         let axes = match rank {
             0 => (None, None),
             1 => (None, Some(0)),
             _ => (Some(rank - 2), Some(rank - 1)),
         };
-        let offsets: Vec<usize> = layout.offsets().map_err(|e| cannot(&e))?.collect();
+        let first = (axes.0.map_or(0, |d| ranges[d].start), axes.1.map_or(0, |d| ranges[d].start));
         let mut slices = Vec::new();
-        if element_count > 0 {
-            let rows = axes.0.map_or(1, |d| dims[d]);
-            let cols = axes.1.map_or(1, |d| dims[d]);
-            for (s, chunk) in offsets.chunks(rows * cols).enumerate() {
-                let mut cells = Vec::with_capacity(chunk.len());
-                for (k, &offset) in chunk.iter().enumerate() {
-                    let index = logical_index(&dims, s * rows * cols + k);
-                    let blocks = (0..levels.levels.len())
-                        .map(|level| levels.block(level, &index))
-                        .collect::<Result<_, _>>()
-                        .map_err(|e| cannot(&e))?;
-                    cells.push(Cell { index, offset, blocks });
-                }
+        let (rows, cols) = (axes.0.map_or(1, |d| ranges[d].len()), axes.1.map_or(1, |d| ranges[d].len()));
+        let mut cells = Vec::with_capacity(rows * cols);
+        for k in 0..drawn {
+            let index = window_index(&ranges, k);
+            let offset = layout.offset(&index).map_err(|e| cannot(&e))?;
+            let blocks = (0..levels.levels.len())
+                .map(|level| levels.block(level, &index))
+                .collect::<Result<_, _>>()
+                .map_err(|e| cannot(&e))?;
+            cells.push(Cell { index, offset, blocks });
+            if cells.len() == rows * cols {
                 let label = (rank > 2).then(|| slice_label(&cells[0].index));
-                slices.push(Slice { label, rows, cols, cells });
+                slices.push(Slice { label, rows, cols, cells: std::mem::take(&mut cells) });
             }
         }
-        let mut slots = Vec::with_capacity(storage);
-        for offset in 0..storage {
+        let all = slices.iter().flat_map(|s| &s.cells).map(|c| c.offset);
+        let (low, high) = (all.clone().min().unwrap_or(0), all.max().map_or(0, |m| m + 1));
+        let strip: Range<usize> = resolved.strip.unwrap_or(low..high);
+        let (strip, strip_note) = if strip.len() > MAX_SLOTS {
+            let note = format!(
+                "memory order not shown: the window's storage spans {} slots ({}..{}), more than {MAX_SLOTS}",
+                strip.len(),
+                strip.start,
+                strip.end
+            );
+            (strip.start..strip.start, Some(note))
+        } else {
+            (strip, None)
+        };
+        let mut slots = Vec::with_capacity(strip.len());
+        for offset in strip.clone() {
             slots.push(match layout.slot(offset).map_err(|e| cannot(&e))? {
                 Slot::Padding => SlotView::Padding,
                 Slot::Element(i) => {
@@ -142,18 +173,38 @@ impl Picture {
                 }
             });
         }
-        let strip_width = strip_width(&levels, axes.1.map_or(1, |d| dims[d]));
+        let strip_width = strip_width(&levels, cols);
         let colours = colour_tiles(&slices);
-        Ok(Picture { layout, levels, axes, slices, slots, strip_width, element_count, byte_size, colours })
+        Ok(Picture {
+            layout,
+            levels,
+            axes,
+            first,
+            window: resolved.caption,
+            slices,
+            slots,
+            strip_start: strip.start,
+            strip_note,
+            strip_width,
+            element_count,
+            storage,
+            byte_size,
+            colours,
+        })
     }
 
-    /// Storage slots, padding included.
+    /// Storage slots of the whole array, padding included.
     pub fn storage(&self) -> usize {
-        self.slots.len()
+        self.storage
     }
 
-    /// Padding slots.
+    /// Padding slots of the whole array.
     pub fn padding(&self) -> usize {
+        self.storage.saturating_sub(self.element_count)
+    }
+
+    /// Padding slots among the slots shown.
+    pub fn padding_shown(&self) -> usize {
         self.slots.iter().filter(|s| matches!(s, SlotView::Padding)).count()
     }
 
@@ -196,12 +247,12 @@ impl Picture {
     }
 }
 
-/// The logical index of the `k`-th element in row-major order.
-fn logical_index(dims: &[usize], mut k: usize) -> Vec<usize> {
-    let mut index = vec![0; dims.len()];
-    for (slot, &d) in index.iter_mut().zip(dims).rev() {
-        *slot = k % d;
-        k /= d;
+/// The logical index of the `k`-th element of a window, in row-major order.
+fn window_index(ranges: &[Range<usize>], mut k: usize) -> Vec<usize> {
+    let mut index = vec![0; ranges.len()];
+    for (slot, r) in index.iter_mut().zip(ranges).rev() {
+        *slot = r.start + k % r.len();
+        k /= r.len();
     }
     index
 }
@@ -267,7 +318,7 @@ mod tests {
     use super::*;
 
     fn picture(text: &str) -> Picture {
-        Picture::of(DynLayout::parse(text).unwrap()).unwrap()
+        Picture::of(DynLayout::parse(text).unwrap(), &Window::Whole).unwrap()
     }
 
     #[test]
@@ -312,8 +363,30 @@ mod tests {
         assert_eq!((p.slices.len(), p.slices[0].cells.len(), p.storage(), p.padding()), (1, 1, 256, 255));
         assert_eq!(p.axes_line(), "");
         assert!(picture("f32[0,3]").slices.is_empty());
-        assert!(Picture::of(DynLayout::parse("f32[65,64]").unwrap()).is_err());
-        assert!(Picture::of(DynLayout::parse("f32[?]").unwrap()).is_err());
-        assert_eq!(logical_index(&[2, 3], 5), vec![1, 2]);
+        assert!(Picture::of(DynLayout::parse("f32[65,64]").unwrap(), &Window::Whole).is_err());
+        assert!(Picture::of(DynLayout::parse("f32[?]").unwrap(), &Window::Whole).is_err());
+        assert_eq!(window_index(&[0..2, 0..3], 5), vec![1, 2]);
+        assert_eq!(window_index(&[4..6, 1..4], 5), vec![5, 3]);
+    }
+
+    #[test]
+    fn windows_of_large_arrays() {
+        // One (8,128) tile of bf16[128,128]{1,0:T(8,128)(2,1)}: rows 8..16 hold the second tile, slots 1024..2048
+        // (spec §4: (2,1) pairs rows inside it: element (8,0) at 1024, (9,0) at 1025, (8,1) at 1026).
+        let layout = DynLayout::parse("bf16[128,128]{1,0:T(8,128)(2,1)}").unwrap();
+        let p = Picture::of(layout, &Window::Tile(vec![1, 0])).unwrap();
+        assert_eq!((p.slices.len(), p.slices[0].rows, p.slices[0].cols, p.first), (1, 8, 128, (8, 0)));
+        let offsets = |r: usize, c: usize| p.slices[0].cell(r, c).offset;
+        assert_eq!((offsets(0, 0), offsets(1, 0), offsets(0, 1)), (1024, 1025, 1026));
+        assert_eq!((p.strip_start, p.slots.len(), p.padding_shown()), (1024, 1024, 0));
+        assert_eq!((p.storage(), p.padding()), (16384, 0));
+        // A window whose storage is spread out: a column of an untiled array.
+        let layout = DynLayout::parse("f32[128,128]").unwrap();
+        let p = Picture::of(layout, &Window::Ranges(vec![0..128, 5..6])).unwrap();
+        assert_eq!((p.slices[0].rows, p.slices[0].cols, p.slots.len()), (128, 1, 0));
+        assert!(p.strip_note.as_deref().unwrap().contains("spans 16257 slots (5..16262)"));
+        // The cap is on the window.
+        let layout = DynLayout::parse("f32[128,128]").unwrap();
+        assert!(Picture::of(layout, &Window::Ranges(vec![0..64, 0..65])).is_err());
     }
 }

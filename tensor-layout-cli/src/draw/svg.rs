@@ -68,12 +68,19 @@ pub fn render(p: &Picture) -> String {
         width = width.max(w);
         y += h;
     }
+    if let Some(note) = &p.strip_note {
+        y += LINE * 1.5;
+        let _ = writeln!(body, r#"<text class="caption" x="{MARGIN}" y="{y}">{}</text>"#, escape(note));
+        width = width.max(note.len() as f64 * CHAR);
+    }
     if !p.slots.is_empty() {
         y += LINE * 1.5;
-        let legend = format!(
-            "memory order: {} storage slots, each showing the logical index of its element; hatched: padding",
-            p.storage()
-        );
+        let shown = if p.slots.len() == p.storage() {
+            format!("{} storage slots", p.storage())
+        } else {
+            format!("storage slots {}..{} of {}", p.strip_start, p.strip_start + p.slots.len(), p.storage())
+        };
+        let legend = format!("memory order: {shown}, each showing the logical index of its element; hatched: padding");
         let _ = writeln!(body, r#"<text class="caption" x="{MARGIN}" y="{y}">{}</text>"#, escape(&legend));
         width = width.max(legend.len() as f64 * CHAR);
         let (w, h) = strip_svg(&mut body, p, &slot_labels, MARGIN, y + 8.0, slot_w);
@@ -122,6 +129,9 @@ fn caption_lines(p: &Picture) -> Vec<String> {
     if !axes.is_empty() {
         lines.push(axes);
     }
+    if let Some(window) = &p.window {
+        lines.push(format!("drawn: {window}"));
+    }
     lines
 }
 
@@ -134,8 +144,8 @@ fn slice_svg(out: &mut String, p: &Picture, s: &Slice, x: f64, y: f64, cell_w: f
             writeln!(out, r#"<text class="slice-label" x="{x}" y="{top}" font-weight="bold">{}</text>"#, escape(label));
     }
     let _ = writeln!(out, r#"<g class="slice" data-label="{}">"#, escape(s.label.as_deref().unwrap_or("")));
-    let row_header =
-        if p.axes.0.is_some() { ((s.rows - 1).to_string().len() as f64 * CHAR + 10.0).round() } else { 0.0 };
+    let last_row = p.first.0 + s.rows - 1;
+    let row_header = if p.axes.0.is_some() { (last_row.to_string().len() as f64 * CHAR + 10.0).round() } else { 0.0 };
     let x0 = x + row_header;
     let y0 = top + LINE;
     if p.axes.1.is_some() {
@@ -143,8 +153,9 @@ fn slice_svg(out: &mut String, p: &Picture, s: &Slice, x: f64, y: f64, cell_w: f
             let cx = x0 + (c as f64 + 0.5) * cell_w;
             let _ = writeln!(
                 out,
-                r##"<text x="{cx}" y="{}" text-anchor="middle" fill="#6b7280" font-size="10">{c}</text>"##,
-                y0 - 5.0
+                r##"<text x="{cx}" y="{}" text-anchor="middle" fill="#6b7280" font-size="10">{}</text>"##,
+                y0 - 5.0,
+                p.first.1 + c
             );
         }
     }
@@ -153,9 +164,10 @@ fn slice_svg(out: &mut String, p: &Picture, s: &Slice, x: f64, y: f64, cell_w: f
         if p.axes.0.is_some() {
             let _ = writeln!(
                 out,
-                r##"<text x="{}" y="{}" text-anchor="end" fill="#6b7280" font-size="10">{r}</text>"##,
+                r##"<text x="{}" y="{}" text-anchor="end" fill="#6b7280" font-size="10">{}</text>"##,
                 x0 - 5.0,
-                cy + 16.0
+                cy + 16.0,
+                p.first.0 + r
             );
         }
         for c in 0..s.cols {
@@ -210,8 +222,9 @@ fn slice_svg(out: &mut String, p: &Picture, s: &Slice, x: f64, y: f64, cell_w: f
 
 /// The storage in memory order, `strip_width` slots per row, each row headed by the offset of its first slot.
 fn strip_svg(out: &mut String, p: &Picture, labels: &[String], x: f64, y: f64, slot_w: f64) -> (f64, f64) {
-    let rows = p.storage().div_ceil(p.strip_width);
-    let header = ((p.storage().saturating_sub(1)).to_string().len() as f64 * CHAR + 10.0).round();
+    let shown = p.slots.len();
+    let rows = shown.div_ceil(p.strip_width);
+    let header = ((p.strip_start + shown.saturating_sub(1)).to_string().len() as f64 * CHAR + 10.0).round();
     let x0 = x + header;
     out.push_str("<g class=\"memory\">\n");
     for row in 0..rows {
@@ -219,12 +232,14 @@ fn strip_svg(out: &mut String, p: &Picture, labels: &[String], x: f64, y: f64, s
         let first = row * p.strip_width;
         let _ = writeln!(
             out,
-            r##"<text x="{}" y="{}" text-anchor="end" fill="#6b7280" font-size="10">{first}</text>"##,
+            r##"<text x="{}" y="{}" text-anchor="end" fill="#6b7280" font-size="10">{}</text>"##,
             x0 - 5.0,
-            cy + 16.0
+            cy + 16.0,
+            p.strip_start + first
         );
         for (k, slot) in p.slots.iter().enumerate().skip(first).take(p.strip_width) {
             let cx = x0 + (k - first) as f64 * slot_w;
+            let offset = p.strip_start + k;
             let (class, fill, index) = match slot {
                 SlotView::Padding => ("slot padding", "url(#padding)".to_string(), String::new()),
                 SlotView::Element { index, block } => {
@@ -235,7 +250,7 @@ fn strip_svg(out: &mut String, p: &Picture, labels: &[String], x: f64, y: f64, s
             };
             let _ = writeln!(
                 out,
-                r##"<g class="{class}" data-offset="{k}"{index}><title>offset {k}</title><rect x="{cx}" y="{cy}" width="{slot_w}" height="{CELL_HEIGHT}" fill="{fill}" stroke="#9ca3af" stroke-width="0.5"/><text x="{}" y="{}" text-anchor="middle" font-size="11">{}</text></g>"##,
+                r##"<g class="{class}" data-offset="{offset}"{index}><title>offset {offset}</title><rect x="{cx}" y="{cy}" width="{slot_w}" height="{CELL_HEIGHT}" fill="{fill}" stroke="#9ca3af" stroke-width="0.5"/><text x="{}" y="{}" text-anchor="middle" font-size="11">{}</text></g>"##,
                 cx + slot_w / 2.0,
                 cy + 16.0,
                 escape(&labels[k])
@@ -243,7 +258,7 @@ fn strip_svg(out: &mut String, p: &Picture, labels: &[String], x: f64, y: f64, s
         }
     }
     out.push_str("</g>\n");
-    (header + p.strip_width.min(p.storage()) as f64 * slot_w, rows as f64 * CELL_HEIGHT)
+    (header + p.strip_width.min(shown) as f64 * slot_w, rows as f64 * CELL_HEIGHT)
 }
 
 /// A slot's label: the element's logical index (`2,3`; `()` for a scalar), nothing for padding.

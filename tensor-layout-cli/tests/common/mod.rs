@@ -52,8 +52,10 @@ pub fn fails(args: &[&str]) -> String {
     assert_eq!(run.stdout, "", "tlayout {args:?} printed to stdout");
     assert!(run.stderr.starts_with("error: "), "tlayout {args:?}: {}", run.stderr);
     if !run.stderr.contains("try '--help'") {
-        // Our own messages (clap's usage errors have their own style).
-        assert!(!run.stderr.trim_end().ends_with('.') && run.stderr.lines().count() == 1, "{}", run.stderr);
+        // Our own messages (clap's usage errors have their own style): one line, then maybe a rustc-style pointer.
+        let mut lines = run.stderr.lines();
+        assert!(!lines.next().unwrap_or_default().ends_with('.'), "{}", run.stderr);
+        assert!(lines.all(|l| l.starts_with("  |")), "{}", run.stderr);
     }
     run.stderr
 }

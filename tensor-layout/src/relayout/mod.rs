@@ -30,7 +30,6 @@
 //! ```
 
 use core::fmt;
-use core::marker::PhantomData;
 
 use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
 use tensor_layout_core::ArrayShape;
@@ -162,6 +161,7 @@ const fn fail(src: &ArrayShape, dst: &ArrayShape, m: Mismatch) -> ! {
 }
 
 /// The compile-time check of two layouts; nothing to check unless both are static.
+#[track_caller]
 const fn static_check<Src: ViewLayout, Dst: ViewLayout>(packed: bool) {
     if let (Some(src), Some(dst)) = (Src::STATIC, Dst::STATIC) {
         if let Some(m) = mismatch(&src, &dst, packed) {
@@ -187,34 +187,30 @@ fn unreachable_layout() -> DynLayout {
     unreachable!("a view's layout describes an array")
 }
 
-/// A static check of a relayout, for item-level use: `const _: () = Relayout::<A, B>::CHECK;` fails
-/// `cargo check` with an error naming both layouts when they differ in dimensions or element type. (The
-/// [`relayout`] function checks the same after monomorphization, under `cargo build`.)
+/// The static check of a relayout between two layouts, for a `const` item in your crate:
+/// `const _: bool = relayout::check::<A, B>();` is a compile error on that line, in `cargo check` too, naming both
+/// layouts when they differ in dimensions or element type (`true` otherwise, and for runtime layouts, which
+/// [`relayout()`] checks when it runs). The [`relayout()`] function checks the same for static layouts after
+/// monomorphization, so under `cargo build`.
 ///
 /// ```
-/// use tensor_layout::{layout, relayout::Relayout};
+/// use tensor_layout::{layout, relayout};
 /// type A = layout!(bf16[4096,8192]);
 /// type B = layout!(bf16[4096,8192]{1,0:T(8,128)(2,1)});
-/// const _: () = Relayout::<A, B>::CHECK;
+/// const _: bool = relayout::check::<A, B>();
 /// ```
 ///
 /// ```compile_fail
-/// use tensor_layout::{layout, relayout::Relayout};
+/// use tensor_layout::{layout, relayout};
 /// type A = layout!(f32[2,3]);
 /// type B = layout!(f32[3,2]);
 /// // error[E0080]: cannot relayout `f32[2,3]{1,0}` into `f32[3,2]{1,0}`: the dimensions differ
-/// const _: () = Relayout::<A, B>::CHECK;
+/// const _: bool = relayout::check::<A, B>();
 /// ```
-pub struct Relayout<Src, Dst>(PhantomData<fn() -> (Src, Dst)>);
-
-impl<Src: ViewLayout, Dst: ViewLayout> Relayout<Src, Dst> {
-    /// Evaluates the check (see [`Relayout`]).
-    ///
-    /// ```
-    /// use tensor_layout::{layout, relayout::Relayout};
-    /// const _: () = Relayout::<layout!(s8[3,5]), layout!(s8[3,5]{0,1:T(2,2)})>::CHECK;
-    /// ```
-    pub const CHECK: () = static_check::<Src, Dst>(false);
+#[track_caller]
+pub const fn check<Src: ViewLayout, Dst: ViewLayout>() -> bool {
+    static_check::<Src, Dst>(false);
+    true
 }
 
 /// Copies every element of `src` into `dst`, whose layout may differ but whose dimensions and element type must

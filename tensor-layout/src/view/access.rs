@@ -13,7 +13,8 @@ use core::ops::{Index, IndexMut};
 use tensor_layout_core::IndexError;
 
 use super::{Scalar, View, ViewLayout, ViewMut};
-use crate::__private::{Element, Source};
+use crate::element::Element;
+use crate::typed::Source;
 use crate::Static;
 
 /// The offset of an index, checked against the rank and the dimensions.
@@ -31,10 +32,13 @@ pub(crate) fn checked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> Resu
     Ok(unchecked_offset(layout, index))
 }
 
-/// The offset of an index assumed within the dimensions: the plan's per-dimension terms, or the full tiling
-/// walk for layouts that combine dimensions.
+/// The offset of an index assumed within the dimensions: the flat plan's straight-line terms (most layouts), the
+/// plan's per-dimension terms, or the full tiling walk for layouts that combine dimensions.
 #[inline(always)]
 pub(crate) fn unchecked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> usize {
+    if let Some(f) = layout.flat() {
+        return f.offset(index);
+    }
     match layout.plan() {
         Some(p) => {
             let mut sum = 0u64;
@@ -245,7 +249,7 @@ impl<L> core::fmt::Debug for Position<L> {
     }
 }
 
-impl<E: Element, S: Source> Position<Static<E, S>> {
+impl<E: Element, S: Source<E>> Position<Static<E, S>> {
     /// The position of a constant index; a compile error in a `const` (a panic at runtime) when the index is
     /// not within the dimensions.
     ///
@@ -256,7 +260,7 @@ impl<E: Element, S: Source> Position<Static<E, S>> {
     /// ```
     #[track_caller]
     pub const fn new<const N: usize>(index: [usize; N]) -> Self {
-        let offset = Static::<E, S>::offset(index);
+        let offset = crate::__private::offset::<Static<E, S>, N>(index);
         assert!(offset < Static::<E, S>::STORAGE_ELEMENTS, "an offset lies within the storage");
         Position { offset, layout: PhantomData }
     }
@@ -274,7 +278,7 @@ impl<E: Element, S: Source> Position<Static<E, S>> {
     }
 }
 
-impl<'a, E2: Element + 'static, S: Source + 'static, E: Scalar> View<'a, Static<E2, S>, E> {
+impl<'a, E2: Element + 'static, S: Source<E2>, E: Scalar> View<'a, Static<E2, S>, E> {
     /// The element at a constant position: one load, no runtime check.
     ///
     /// ```
@@ -293,7 +297,7 @@ impl<'a, E2: Element + 'static, S: Source + 'static, E: Scalar> View<'a, Static<
     }
 }
 
-impl<'a, E2: Element + 'static, S: Source + 'static, E: Scalar> ViewMut<'a, Static<E2, S>, E> {
+impl<'a, E2: Element + 'static, S: Source<E2>, E: Scalar> ViewMut<'a, Static<E2, S>, E> {
     /// The element at a constant position, mutable: no runtime check.
     ///
     /// ```
@@ -311,9 +315,7 @@ impl<'a, E2: Element + 'static, S: Source + 'static, E: Scalar> ViewMut<'a, Stat
     }
 }
 
-impl<E2: Element + 'static, S: Source + 'static, E: Scalar> Index<Position<Static<E2, S>>>
-    for View<'_, Static<E2, S>, E>
-{
+impl<E2: Element + 'static, S: Source<E2>, E: Scalar> Index<Position<Static<E2, S>>> for View<'_, Static<E2, S>, E> {
     type Output = E;
 
     #[inline(always)]
@@ -322,9 +324,7 @@ impl<E2: Element + 'static, S: Source + 'static, E: Scalar> Index<Position<Stati
     }
 }
 
-impl<E2: Element + 'static, S: Source + 'static, E: Scalar> Index<Position<Static<E2, S>>>
-    for ViewMut<'_, Static<E2, S>, E>
-{
+impl<E2: Element + 'static, S: Source<E2>, E: Scalar> Index<Position<Static<E2, S>>> for ViewMut<'_, Static<E2, S>, E> {
     type Output = E;
 
     #[inline(always)]
@@ -334,7 +334,7 @@ impl<E2: Element + 'static, S: Source + 'static, E: Scalar> Index<Position<Stati
     }
 }
 
-impl<E2: Element + 'static, S: Source + 'static, E: Scalar> IndexMut<Position<Static<E2, S>>>
+impl<E2: Element + 'static, S: Source<E2>, E: Scalar> IndexMut<Position<Static<E2, S>>>
     for ViewMut<'_, Static<E2, S>, E>
 {
     #[inline(always)]

@@ -33,21 +33,28 @@
 use core::fmt;
 
 mod access;
+mod axis;
 mod cute;
 mod elementwise;
 mod layout;
 mod packed;
+mod partition;
 mod runs;
 mod scalar;
+mod tile_layout;
+mod tile_view;
 mod tiles;
 
 pub use access::Position;
+pub use axis::{Axis, Coord, InRange};
 pub use cute::{CuteView, CuteViewMut};
 pub use elementwise::ElementwiseError;
 pub use layout::{Geometry, ViewLayout};
 pub use packed::{PackedView, PackedViewMut, Words};
+pub use partition::Partition;
 pub use runs::{Run, RunPosition, RunPositions, Runs};
-pub use scalar::Scalar;
+pub use scalar::{AnyWidth, SameWidth, Scalar};
+pub use tile_layout::{InTile, StaticTiles, TileOf};
 pub use tiles::{Coords, Tile, TileMut, Tiles, TilesMut};
 
 pub(crate) use access::unchecked_offset;
@@ -118,6 +125,24 @@ pub enum ViewError {
     },
     /// A layout query failed (sizes past `usize`, or tiled iteration of a layout without a tile grid).
     Layout(IndexError),
+    /// A tile coordinate past the tiles along its dimension.
+    TileOutOfBounds {
+        /// The dimension.
+        dimension: usize,
+        /// The coordinate asked for.
+        coordinate: usize,
+        /// Tiles along the dimension.
+        tiles: usize,
+    },
+    /// A tile coordinate with the wrong number of entries.
+    TileRank {
+        /// Dimensions of the layout.
+        expected: usize,
+        /// Entries given.
+        found: usize,
+    },
+    /// A run position that is not a run of the tile it is used with.
+    ForeignRun,
 }
 
 impl fmt::Display for ViewError {
@@ -134,6 +159,13 @@ impl fmt::Display for ViewError {
                 Ok(())
             }
             ViewError::Layout(e) => e.fmt(f),
+            ViewError::TileOutOfBounds { dimension, coordinate, tiles } => {
+                write!(f, "tile coordinate {coordinate} is out of bounds for dimension {dimension} of {tiles} tiles")
+            }
+            ViewError::TileRank { expected, found } => {
+                write!(f, "a tile coordinate has {found} entries but the layout has {expected} dimensions")
+            }
+            ViewError::ForeignRun => f.write_str("the run position belongs to another tile or layout"),
         }
     }
 }
@@ -149,6 +181,7 @@ impl From<IndexError> for ViewError {
 /// Checks a plain (one `E` per slot) view's slice against its layout.
 #[inline(always)]
 fn check<L: ViewLayout, E: Scalar>(layout: &L, len: usize) -> Result<(), ViewError> {
+    const { assert!(L::VALID, "a static layout type written by hand is not a valid layout; use `layout!`") };
     if E::BITS != layout.element_bits() {
         return Err(ViewError::ElementBits { layout: layout.element_bits(), element: E::BITS });
     }
@@ -160,17 +193,29 @@ fn check<L: ViewLayout, E: Scalar>(layout: &L, len: usize) -> Result<(), ViewErr
 
 impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
     /// A view of `data`, which must hold exactly the layout's storage slots, with an element type as wide as
-    /// the layout's storage bits per element.
+    /// the layout's storage bits per element. For a static layout the width is checked at compile time
+    /// ([`ViewLayout::Element`]); for a runtime one, here.
     ///
     /// ```
-    /// use tensor_layout::{layout, view::View};
+    /// use tensor_layout::{layout, view::{Geometry, View}};
     /// type T = layout!(bf16[16,256]{1,0:T(8,128)(2,1)});
     /// let bits = vec![0u16; T::STORAGE_ELEMENTS]; // bf16 storage viewed as raw bits
     /// assert!(View::new(T::default(), &bits[..]).is_ok());
-    /// assert!(View::new(T::default(), &[0.0f32; 4096][..]).is_err()); // 32-bit elements
+    /// let g = Geometry::new(T::default().into())?;
+    /// assert!(View::new(&g, &[0.0f32; 4096][..]).is_err()); // 32-bit elements
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline]
-    pub fn new(layout: L, data: &'a [E]) -> Result<Self, ViewError> {
+    pub fn new(layout: L, data: &'a [E]) -> Result<Self, ViewError>
+    where
+        E: SameWidth<L::Element>,
+    {
+        View::checked(layout, data)
+    }
+
+    /// A view after the runtime checks only (for views this crate makes of layouts it derived, such as tiles).
+    #[inline(always)]
+    pub(crate) fn checked(layout: L, data: &'a [E]) -> Result<Self, ViewError> {
         check::<L, E>(&layout, data.len())?;
         Ok(View { layout, data })
     }
@@ -243,7 +288,16 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     /// assert!(ViewMut::new(T::default(), &mut s[..23]).is_err());
     /// ```
     #[inline]
-    pub fn new(layout: L, data: &'a mut [E]) -> Result<Self, ViewError> {
+    pub fn new(layout: L, data: &'a mut [E]) -> Result<Self, ViewError>
+    where
+        E: SameWidth<L::Element>,
+    {
+        ViewMut::checked(layout, data)
+    }
+
+    /// A mutable view after the runtime checks only (for views this crate makes of layouts it derived).
+    #[inline(always)]
+    pub(crate) fn checked(layout: L, data: &'a mut [E]) -> Result<Self, ViewError> {
         check::<L, E>(&layout, data.len())?;
         Ok(ViewMut { layout, data })
     }

@@ -26,6 +26,9 @@ pub struct RunPosition {
     dim: u8,
     start: usize,
     len: usize,
+    /// The tile the run belongs to, and a fingerprint of its layout: `TileMut::run_mut` refuses other tiles'.
+    tile: usize,
+    layout: u64,
 }
 
 impl RunPosition {
@@ -98,6 +101,12 @@ impl RunPosition {
     #[inline(always)]
     pub fn range(&self) -> Range<usize> {
         self.start..self.start + self.len
+    }
+
+    /// Whether the run belongs to tile `tile` of a layout with fingerprint `layout`.
+    #[inline(always)]
+    pub(crate) fn belongs_to(&self, tile: usize, layout: u64) -> bool {
+        self.tile == tile && self.layout == layout
     }
 }
 
@@ -250,6 +259,8 @@ impl<L: ViewLayout> Iterator for RunPositions<L> {
 #[derive(Clone, Debug)]
 pub(crate) struct RunCursor<L> {
     layout: L,
+    /// The tile's number.
+    number: usize,
     /// The logical index of the next run's first element (tile origin + local index).
     index: Coords,
     valid: [usize; MAX_RANK],
@@ -269,6 +280,7 @@ impl<L: ViewLayout> RunCursor<L> {
         let dims = layout.dims();
         let mut c = RunCursor {
             layout,
+            number,
             index: Coords { len: dims.len() as u8, values: [0; MAX_RANK] },
             valid: [0; MAX_RANK],
             local: [0; MAX_RANK],
@@ -288,6 +300,11 @@ impl<L: ViewLayout> RunCursor<L> {
     }
 
     #[inline(always)]
+    fn position(&self, index: Coords, dim: usize, start: usize, len: usize) -> RunPosition {
+        RunPosition { index, dim: dim as u8, start, len, tile: self.number, layout: self.layout.fingerprint() }
+    }
+
+    #[inline(always)]
     fn dimension_offset(&self, d: usize, e: usize) -> usize {
         match self.layout.plan() {
             Some(p) => p.dimension_offset(d, e as u64) as usize,
@@ -304,14 +321,14 @@ impl<L: ViewLayout> RunCursor<L> {
         let rank = self.layout.dims().len();
         if rank == 0 {
             self.live = false;
-            return Some(RunPosition { index: self.index, dim: 0, start: 0, len: 1 });
+            return Some(self.position(self.index, 0, 0, 1));
         }
         let g = grid(&self.layout);
         let rd = g.run_dimension();
         let e = self.local[rd];
         let len = (g.run_remaining(e as u64) as usize).min(self.valid[rd] - e);
         let start: usize = self.contribution[..rank].iter().sum();
-        let run = RunPosition { index: self.index, dim: rd as u8, start, len };
+        let run = self.position(self.index, rd, start, len);
         // Advance: the run dimension first, then the odometer over the others.
         self.local[rd] += len;
         self.index.values[rd] += len;
@@ -365,7 +382,7 @@ impl<L: ViewLayout> RunCursor<L> {
                     index.values[d] += g.row_local(row as u64, d) as usize;
                 }
                 row += 1;
-                RunPosition { index, dim: rd as u8, start: (row - 1) * len, len }
+                self.position(index, rd, (row - 1) * len, len)
             } else {
                 match self.next() {
                     Some(run) => run,

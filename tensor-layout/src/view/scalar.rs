@@ -119,3 +119,100 @@ impl Scalar for [f64; 2] {
         self[0].to_bits() as u128 | (self[1].to_bits() as u128) << 64
     }
 }
+
+/// The element type of a runtime layout, for [`SameWidth`]: any [`Scalar`] may view it (the view checks the width
+/// when it is made).
+///
+/// ```
+/// use tensor_layout::view::{AnyWidth, SameWidth};
+/// fn same<A: SameWidth<B>, B>() {}
+/// same::<f32, AnyWidth>();
+/// ```
+pub enum AnyWidth {}
+
+/// `Self` has the width of `T`, so a buffer of `Self` can hold the elements of a static layout whose Rust type
+/// is `T` (its raw bits, for `u16` and `bf16`). Views of static layouts require it, so a slice of the wrong width
+/// does not compile.
+///
+/// ```
+/// use tensor_layout::view::SameWidth;
+/// fn same<A: SameWidth<B>, B>() {}
+/// same::<u16, half::bf16>();
+/// same::<f32, f32>();
+/// ```
+///
+/// ```compile_fail
+/// use tensor_layout::view::SameWidth;
+/// fn same<A: SameWidth<B>, B>() {}
+/// same::<f32, half::bf16>();
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "a slice of `{Self}` cannot hold the elements of a layout of `{T}`: their widths differ",
+    label = "the layout's elements are `{T}`",
+    note = "a view of a static layout takes a slice of its element type, or of raw bits of the same width"
+)]
+pub trait SameWidth<T>: Scalar {}
+
+macro_rules! same_width {
+    ($($a:ty => $b:ty;)*) => {$(
+        #[diagnostic::do_not_recommend]
+        impl SameWidth<$b> for $a {}
+    )*};
+}
+
+#[diagnostic::do_not_recommend]
+impl<E: Scalar> SameWidth<AnyWidth> for E {}
+
+same_width! {
+    u8 => u8;
+    u8 => i8;
+    u8 => bool;
+    i8 => u8;
+    i8 => i8;
+    i8 => bool;
+    bool => u8;
+    bool => i8;
+    bool => bool;
+    u16 => u16;
+    u16 => i16;
+    u16 => f16;
+    u16 => bf16;
+    i16 => u16;
+    i16 => i16;
+    i16 => f16;
+    i16 => bf16;
+    f16 => u16;
+    f16 => i16;
+    f16 => f16;
+    f16 => bf16;
+    bf16 => u16;
+    bf16 => i16;
+    bf16 => f16;
+    bf16 => bf16;
+    u32 => u32;
+    u32 => i32;
+    u32 => f32;
+    i32 => u32;
+    i32 => i32;
+    i32 => f32;
+    f32 => u32;
+    f32 => i32;
+    f32 => f32;
+    u64 => u64;
+    u64 => i64;
+    u64 => f64;
+    u64 => [f32; 2];
+    i64 => u64;
+    i64 => i64;
+    i64 => f64;
+    i64 => [f32; 2];
+    f64 => u64;
+    f64 => i64;
+    f64 => f64;
+    f64 => [f32; 2];
+    [f32; 2] => u64;
+    [f32; 2] => i64;
+    [f32; 2] => f64;
+    [f32; 2] => [f32; 2];
+    [f64; 2] => [f64; 2];
+}

@@ -60,7 +60,7 @@ impl fmt::Debug for Coords {
 }
 
 #[inline(always)]
-fn grid_of<L: ViewLayout>(layout: &L) -> Result<&TileGrid, ViewError> {
+pub(super) fn grid_of<L: ViewLayout>(layout: &L) -> Result<&TileGrid, ViewError> {
     match layout.grid() {
         Some(g) => Ok(g),
         None => Err(match layout.shape().tile_grid() {
@@ -73,7 +73,7 @@ fn grid_of<L: ViewLayout>(layout: &L) -> Result<&TileGrid, ViewError> {
 /// The tiles region of the storage (`tile_count * tile_slots` slots) and the tile size, both non-zero or an
 /// empty region.
 #[inline(always)]
-fn region<L: ViewLayout>(layout: &L, len: usize) -> Result<(usize, usize), ViewError> {
+pub(super) fn region<L: ViewLayout>(layout: &L, len: usize) -> Result<(usize, usize), ViewError> {
     let g = grid_of(layout)?;
     let slots = g.tile_slots() as usize;
     let total = (g.tile_count() as usize).saturating_mul(slots);
@@ -139,9 +139,9 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
 /// ```
 #[derive(Clone, Debug)]
 pub struct Tiles<'a, L, E> {
-    layout: L,
-    chunks: ChunksExact<'a, E>,
-    next: usize,
+    pub(super) layout: L,
+    pub(super) chunks: ChunksExact<'a, E>,
+    pub(super) next: usize,
 }
 
 impl<'a, L: ViewLayout, E: Scalar> Iterator for Tiles<'a, L, E> {
@@ -172,9 +172,9 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for Tiles<'a, L, E> {
 /// ```
 #[derive(Debug)]
 pub struct TilesMut<'a, L, E> {
-    layout: L,
-    chunks: ChunksExactMut<'a, E>,
-    next: usize,
+    pub(super) layout: L,
+    pub(super) chunks: ChunksExactMut<'a, E>,
+    pub(super) next: usize,
 }
 
 impl<'a, L: ViewLayout, E: Scalar> Iterator for TilesMut<'a, L, E> {
@@ -213,9 +213,9 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for TilesMut<'a, L, E> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct Tile<'a, L, E> {
-    layout: L,
-    slots: &'a [E],
-    number: usize,
+    pub(super) layout: L,
+    pub(super) slots: &'a [E],
+    pub(super) number: usize,
 }
 
 /// One first-level tile of a [`ViewMut`]; see [`Tile`]. Runs are positions ([`TileMut::runs`]) turned into
@@ -227,7 +227,7 @@ pub struct Tile<'a, L, E> {
 /// let mut s = [0.0f32; 8];
 /// for mut tile in ViewMut::new(T::default(), &mut s)?.tiles_mut()? {
 ///     for run in tile.runs() {
-///         tile.run_mut(&run).fill(1.0);
+///         tile.run_mut(&run)?.fill(1.0);
 ///     }
 /// }
 /// assert_eq!(s, [1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 0.0]);
@@ -235,13 +235,27 @@ pub struct Tile<'a, L, E> {
 /// ```
 #[derive(Debug)]
 pub struct TileMut<'a, L, E> {
-    layout: L,
-    slots: &'a mut [E],
-    number: usize,
+    pub(super) layout: L,
+    pub(super) slots: &'a mut [E],
+    pub(super) number: usize,
 }
 
 macro_rules! tile_accessors {
     () => {
+        /// The layout of the view the tile belongs to.
+        ///
+        /// ```
+        /// use tensor_layout::{layout, view::View};
+        /// type T = layout!(f32[4]{0:T(2)});
+        /// let t = View::new(T::default(), &[0.0f32; 4])?.tiles()?.next().unwrap();
+        /// assert_eq!(t.layout(), T::default());
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        #[inline(always)]
+        pub fn layout(&self) -> L {
+            self.layout
+        }
+
         /// The tile's number: tiles are numbered in storage order from 0.
         ///
         /// ```
@@ -463,23 +477,32 @@ impl<'a, L: ViewLayout, E: Scalar> TileMut<'a, L, E> {
         RunPositions { cursor: self.cursor() }
     }
 
-    /// The slice of a run position (from [`TileMut::runs`], or from [`Run::position`](super::Run::position) of a
-    /// tile of another view with the same layout).
+    /// The slice of a run position from [`TileMut::runs`] (or from [`Run::position`](super::Run::position) of
+    /// the same tile of another view with the same layout). A position that is not a run of this tile (from a
+    /// tile of another layout, or another tile) is an error, [`ViewError::ForeignRun`].
     ///
     /// ```
-    /// use tensor_layout::{layout, view::ViewMut};
+    /// use tensor_layout::{layout, view::{ViewError, ViewMut}};
     /// type T = layout!(f32[2,4]{1,0:T(2,4)});
+    /// type Big = layout!(f32[8,16]{1,0:T(2,4)});
     /// let mut s = [0.0f32; 8];
     /// let mut v = ViewMut::new(T::default(), &mut s)?;
     /// let mut tile = v.tiles_mut()?.next().unwrap();
     /// let first = tile.runs().next().unwrap();
-    /// tile.run_mut(&first).fill(1.0);
+    /// tile.run_mut(&first)?.fill(1.0);
+    /// let mut big = [0.0f32; 128];
+    /// let mut b = ViewMut::new(Big::default(), &mut big)?;
+    /// let foreign = b.tiles_mut()?.nth(13).unwrap().runs().nth(1).unwrap();
+    /// assert_eq!(tile.run_mut(&foreign).unwrap_err(), ViewError::ForeignRun);
     /// assert_eq!(s, [1.0, 1.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline(always)]
-    pub fn run_mut(&mut self, run: &RunPosition) -> &mut [E] {
-        &mut self.slots[run.range()]
+    pub fn run_mut(&mut self, run: &RunPosition) -> Result<&mut [E], ViewError> {
+        if !run.belongs_to(self.number, self.layout.fingerprint()) {
+            return Err(ViewError::ForeignRun);
+        }
+        self.slots.get_mut(run.range()).ok_or(ViewError::ForeignRun)
     }
 }
 

@@ -7,7 +7,7 @@ use tensor_layout::{layout, ArrayShape, DynLayout};
 type Act = layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
 
 /// Offset of index (1, 9, 130): 164869 (DESIGN §1), a compile-time constant.
-pub const ACT_OFFSET: usize = Act::offset([1, 9, 130]);
+pub const ACT_OFFSET: usize = tensor_layout::offset!(Act[1, 9, 130]);
 const _: () = assert!(ACT_OFFSET == 164_869);
 const _: () = assert!(Act::BYTE_SIZE == 32 * 32 * 4096 * 2);
 const _: () = assert!(core::mem::size_of::<Act>() == 0);

@@ -1,9 +1,8 @@
-use tensor_layout::broadcast::{Broadcast, Dims};
-use tensor_layout::layout;
+use tensor_layout::{assert_broadcast, layout};
 
 type A = layout!(f32[4,3,5]);
 type B = layout!(f32[1,2]);
 
-const _: () = Broadcast::<A, B, Dims<1, 2>>::CHECK;
+assert_broadcast!(A + B, dims = (1, 2));
 
 fn main() {}

@@ -1,9 +1,8 @@
-use tensor_layout::broadcast::{BroadcastInDim, Dims};
-use tensor_layout::layout;
+use tensor_layout::{assert_broadcast, layout};
 
 type A = layout!(f32[3]);
 type B = layout!(f32[2,3]);
 
-const _: () = BroadcastInDim::<A, B, Dims<0, 1>>::CHECK;
+assert_broadcast!(A -> B, dims = (0, 1));
 
 fn main() {}

@@ -1,9 +1,8 @@
-use tensor_layout::broadcast::{BroadcastInDim, Dims};
-use tensor_layout::layout;
+use tensor_layout::{assert_broadcast, layout};
 
 type A = layout!(f32[2,2]);
 type B = layout!(f32[2,2,2]);
 
-const _: () = BroadcastInDim::<A, B, Dims<1, 0>>::CHECK;
+assert_broadcast!(A -> B, dims = (1, 0));
 
 fn main() {}

@@ -1,9 +1,8 @@
-use tensor_layout::broadcast::Broadcast;
-use tensor_layout::layout;
+use tensor_layout::{assert_broadcast, layout};
 
 type A = layout!(f32[7,2,5]);
 type B = layout!(f32[7,2,6]);
 
-const _: () = Broadcast::<A, B>::CHECK;
+assert_broadcast!(A + B);
 
 fn main() {}

@@ -1,8 +1,7 @@
-use tensor_layout::broadcast::{BroadcastMajor, Dims};
-use tensor_layout::layout;
+use tensor_layout::{assert_broadcast, layout};
 
 type A = layout!(s8[4611686018427387904]);
 
-const _: () = BroadcastMajor::<A, Dims<4>>::CHECK;
+assert_broadcast!(A, sizes = (4));
 
 fn main() {}

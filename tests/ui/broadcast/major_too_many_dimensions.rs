@@ -1,8 +1,7 @@
-use tensor_layout::broadcast::{BroadcastMajor, Dims};
-use tensor_layout::layout;
+use tensor_layout::{assert_broadcast, layout};
 
 type A = layout!(f32[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]);
 
-const _: () = BroadcastMajor::<A, Dims<2, 2>>::CHECK;
+assert_broadcast!(A, sizes = (2, 2));
 
 fn main() {}

@@ -1,9 +1,8 @@
-use tensor_layout::broadcast::Broadcast;
-use tensor_layout::layout;
+use tensor_layout::{assert_broadcast, layout};
 
 type A = layout!(f32[3]);
 type B = layout!(f32[2,3]);
 
-const _: () = Broadcast::<A, B>::CHECK;
+assert_broadcast!(A + B);
 
 fn main() {}

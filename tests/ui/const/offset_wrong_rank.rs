@@ -1,6 +1,6 @@
-use tensor_layout::layout;
+use tensor_layout::{layout, offset};
 
 type L = layout!(f32[3, 5]);
-const OFFSET: usize = L::offset([1]);
+const OFFSET: usize = offset!(L[1]);
 
 fn main() {}

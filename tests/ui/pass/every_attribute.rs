@@ -16,22 +16,22 @@ fn main() {
     assert_eq!(Tiled::PHYSICAL_SHAPE, &[2, 3, 2, 2]);
     assert_eq!(Tiled::STORAGE_ELEMENTS, 24);
     assert_eq!(Tiled::TILES[0].dims(), &[TileDim::Size(2), TileDim::Size(2)]);
-    assert_eq!(const { Repeated::offset([2, 0]) }, 16);
-    assert_eq!(const { Repeated::offset([1, 0]) }, 1);
-    assert_eq!(const { Combined::offset([1, 6, 7, 10, 9]) }, {
+    assert_eq!(tensor_layout::offset!(Repeated[2, 0]), 16);
+    assert_eq!(tensor_layout::offset!(Repeated[1, 0]), 1);
+    assert_eq!(tensor_layout::offset!(Combined[1, 6, 7, 10, 9]), {
         // the same offset as f32[112,110]{1,0:T(2,3)} at row (e0*7+e1)*8+e2, column e3*10+e4
         let (row, col) = ((1 * 7 + 6) * 8 + 7, 10 * 10 + 9);
         ((row / 2) * 37 + col / 3) * 6 + (row % 2) * 3 + col % 3
     });
     assert_eq!(LongTile::STORAGE_ELEMENTS, 1024);
-    assert_eq!(const { LongTile::offset([2]) }, 2);
+    assert_eq!(tensor_layout::offset!(LongTile[2]), 2);
     assert_eq!(Scalar::BYTE_SIZE, 1024);
     assert_eq!(Aligned::STORAGE_ELEMENTS, 25_601_024);
     assert_eq!(Packed::BYTE_SIZE, 8);
     assert_eq!(Packed::ELEMENT_BITS, 4);
     assert_eq!(Vmem::MEMORY_SPACE.0, 1);
     assert_eq!(Padded::STORAGE_ELEMENTS, 15);
-    assert_eq!(Padded::STRIDES, &[1, 3]);
-    assert_eq!(ColumnMajor::STRIDES, &[1, 2]);
+    assert_eq!(Padded::STRIDES, Some(&[1, 3][..]));
+    assert_eq!(ColumnMajor::STRIDES, Some(&[1, 2][..]));
     assert_eq!(ColumnMajor::MINOR_TO_MAJOR, &[0, 1]);
 }

@@ -3,14 +3,14 @@
 #![no_std]
 
 use tensor_layout::layout;
-use tensor_layout::view::{View, ViewMut};
+use tensor_layout::view::{TileOf, View, ViewMut};
 
 type Act = layout!(bf16[32,32,4096]<2,1,0:T(8,128)(2,1)>);
 
 /// (a) The offset of a constant index.
 #[no_mangle]
 pub fn static_offset() -> usize {
-    const { Act::offset([1, 9, 130]) }
+    tensor_layout::offset!(Act[1, 9, 130])
 }
 
 /// (a) Twin: the number itself (164869, DESIGN §1).
@@ -89,8 +89,10 @@ pub fn static_view_tile_map(buf: &mut [u32]) {
     let Ok(tiles) = view.tiles_mut() else { return };
     tiles.for_each(|mut tile| {
         tile.runs().for_each(|run| {
-            for x in tile.run_mut(&run) {
-                *x = x.wrapping_mul(3).wrapping_add(1);
+            if let Ok(xs) = tile.run_mut(&run) {
+                for x in xs {
+                    *x = x.wrapping_mul(3).wrapping_add(1);
+                }
             }
         })
     });
@@ -142,4 +144,30 @@ pub fn literal_view_tile_sum(buf: &[u32]) -> u32 {
         }
     });
     acc
+}
+
+/// (f) An in-tile loop of a typed tile: `C[r, c] = r + c` over one full tile of `f32[64,512]{1,0:T(8,128)}`, viewed
+/// through its static tile layout `f32[8,128]{1,0:T(8,128)}` and indexed by coordinates from the tile's own axes
+/// (no check, offsets from the flat plan).
+#[no_mangle]
+pub fn static_in_tile_write(tile: &mut [f32]) {
+    let Ok(mut t) = ViewMut::new(TileOf::<layout!(f32[64,512]{1,0:T(8,128)})>::default(), tile) else { return };
+    for r in t.axis::<0>() {
+        for c in t.axis::<1>() {
+            t[(r, c)] = (r.get() + c.get()) as f32;
+        }
+    }
+}
+
+/// (f) Twin with literal strides: rows of 128.
+#[no_mangle]
+pub fn literal_in_tile_write(tile: &mut [f32]) {
+    if tile.len() != 1024 {
+        return;
+    }
+    for r in 0..8 {
+        for c in 0..128 {
+            tile[r * 128 + c] = (r + c) as f32;
+        }
+    }
 }

@@ -1,108 +1,37 @@
-//! `tlayout explain SHAPE [--json]`: a summary of one array layout, for a person or (with `--json`) for a program.
-//!
-//! Every number comes from `tensor-layout` ([`Facts::gather`]); this module only presents them. A query the library
-//! cannot answer (sizes of a `?` dimension, XLA's `ArraySize` with `*` in the first tile, strides of a tiled
-//! layout) prints `n/a: <why>` in the summary and `null` in JSON.
-//!
-//! JSON schema (one object on one line; integers are exact, even past 64 bits):
-//!
-//! | key | type |
-//! |---|---|
-//! | `canonical` | string: XLA's canonical text |
-//! | `element_type` | string, e.g. `"bf16"` |
-//! | `element_bits` | integer: storage bits per element (`E(n)`, else 8 x the type's byte width) |
-//! | `value_bits` | integer: bits of one value of the type (`pred` 1, `s4` 4, `f32` 32) |
-//! | `rank` | integer |
-//! | `dims` | list, logical order: integer (static), string `"<=N"` (bounded dynamic), string `"?"` (unbounded) |
-//! | `minor_to_major` | list of integers |
-//! | `physical_order` | list of integers: the logical dimensions, most major first |
-//! | `tiles` | list of tiles, outermost first; a tile is a list of integers and `"*"` (a combined dimension) |
-//! | `memory_space` | integer `n` of `S(n)` (0 by default) |
-//! | `memory_space_name` | string, e.g. `"device HBM (default)"` |
-//! | `tail_padding_alignment` | integer `n` of `L(n)` (1 by default) |
-//! | `dynamic_metadata_prefix_bytes` | integer `n` of `M(n)` (0 by default) |
-//! | `element_count` | integer (bounds for `<=N`) or null (a `?` dimension) |
-//! | `physical_shape` | list of integers: the final tiled shape, most major first; or null |
-//! | `storage_elements` | integer: slots including partial tiles and `L`; or null |
-//! | `byte_size` | integer or null |
-//! | `xla_array_size` | integer: XLA's `ShapeUtil::ArraySize` (first tile only); or null when XLA cannot evaluate it |
-//! | `padding_fraction` | number: 1 - element_count / storage_elements (0 when storage is 0); or null |
-//! | `strides` | list of integers: element strides per logical dimension; null when tiled (or a `?` dimension) |
-//! | `dimension_letters` | list of strings (`"y"`, `"x"` ...) for rank 2-4, else null |
-//! | `tile_grids` | list, one per tile level: the grid of tiles that level forms (spec §4.2), most major first; or null |
+//! Everything the library says about one array layout, for a person ([`Facts::summary`]) and for a program
+//! ([`Facts::report`], one JSON object; keys in [`super`]). Every number comes from `tensor-layout`; sizes, slot-based
+//! and XLA's accounting side by side, from [`crate::sizes`].
 
-use crate::bytes::bytes_text;
-use crate::outcome::{parse_shape, Failure, Outcome};
+use crate::bytes::{bytes_text, signed, signed_bytes_text};
+use crate::sizes::{field, times, Sizes, Why};
 use crate::tile_levels::{tile_text, tiles_text, TileLevels};
 use serde::Serialize;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::{self, Write};
 use tensor_layout::{Dim, DynLayout, IndexError, PhysicalShape, Strides, TileDim};
 
-/// The examples `tlayout explain --help` shows.
-pub const EXAMPLES: &str = "\
-Examples:
-  tlayout explain 'bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}'
-  tlayout explain 'f32[3,5]<1,0:T(2,2)>' --json
-
-JSON keys: canonical, element_type, element_bits, value_bits, rank, dims, minor_to_major, physical_order, tiles,
-memory_space, memory_space_name, tail_padding_alignment, dynamic_metadata_prefix_bytes, element_count,
-physical_shape, storage_elements, byte_size, xla_array_size, padding_fraction, strides, dimension_letters,
-tile_grids.
-`dims` holds integers for static dimensions and the strings \"<=N\" and \"?\" for dynamic ones; tiles hold \"*\" for a
-combined dimension; a value the layout does not define is null.";
-
-/// Arguments of `tlayout explain`.
-#[derive(clap::Args, Debug)]
-pub struct Args {
-    /// The array shape, e.g. `bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}`
-    #[arg(value_name = "SHAPE")]
-    shape: String,
-    /// Print one JSON object instead of the summary
-    #[arg(long)]
-    json: bool,
-}
-
-/// Runs `tlayout explain`.
-pub fn run(args: &Args) -> Result<Outcome, Failure> {
-    let facts = Facts::gather(parse_shape(&args.shape)?);
-    let text = if args.json { facts.json() } else { facts.summary() };
-    let mut out = io::stdout().lock();
-    out.write_all(text.as_bytes()).and_then(|()| out.flush()).map_err(Failure::write)?;
-    Ok(Outcome::Success)
-}
-
 /// Everything the library says about one layout.
-struct Facts {
+pub struct Facts {
     layout: DynLayout,
-    element_count: Result<u64, IndexError>,
+    sizes: Sizes,
     physical_shape: Result<PhysicalShape, IndexError>,
-    storage_elements: Result<u128, IndexError>,
-    byte_size: Result<u128, IndexError>,
     xla_array_size: Result<u128, IndexError>,
     strides: Result<Strides, IndexError>,
     levels: Result<TileLevels, String>,
 }
 
 impl Facts {
-    fn gather(layout: DynLayout) -> Facts {
+    /// Asks the library everything about `layout`.
+    pub fn gather(layout: DynLayout) -> Facts {
         let shape = layout.shape();
         Facts {
-            element_count: shape.element_count(),
+            sizes: Sizes::of(shape),
             physical_shape: layout.physical_shape(),
-            storage_elements: shape.storage_elements(),
-            byte_size: shape.byte_size(),
             xla_array_size: shape.xla_array_size(),
             strides: layout.strides(),
             levels: TileLevels::of(&layout),
             layout,
         }
-    }
-
-    /// `1 - elements / storage` (0 when storage is 0).
-    fn padding_fraction(&self) -> Result<f64, IndexError> {
-        let (elements, storage) = (self.element_count?, self.storage_elements?);
-        Ok(if storage == 0 { 0.0 } else { 1.0 - elements as f64 / storage as f64 })
     }
 
     /// The logical dimensions, most major first (minor_to_major reversed).
@@ -114,7 +43,7 @@ impl Facts {
     fn glance(&self) -> String {
         let l = &self.layout;
         let name = l.element_type().name();
-        let mut parts = vec![match self.element_count {
+        let mut parts = vec![match self.sizes.element_count {
             Ok(1) => format!("1 {name} element"),
             Ok(n) => format!("{n} {name} elements"),
             Err(_) => format!("{name} elements"),
@@ -135,26 +64,51 @@ impl Facts {
             }
             (Err(_), false) => tiles_text(l.tiles()),
         });
-        parts.push(self.byte_size.map_or_else(|_| "byte size n/a".to_string(), short_bytes_text));
-        parts.push(match self.padding_fraction() {
+        let s = &self.sizes;
+        parts.push(s.byte_size.clone().map_or_else(|_| "byte size n/a".to_string(), short_bytes_text));
+        let mut padding = match s.padding_fraction() {
             Ok(0.0) => "no padding".to_string(),
             Ok(f) => format!("{:.2}% padding", f * 100.0),
             Err(_) => "padding n/a".to_string(),
-        });
+        };
+        // Where XLA's accounting differs from the slots (`E(n)` widening or packing), say so.
+        if let (Ok(slots), Ok(xla)) = (s.padding_bytes(), &s.xla_padding_bytes) {
+            if i128::try_from(slots).ok() != Some(*xla) {
+                let expansion = s.expansion().map(|x| format!(", {}", times(x))).unwrap_or_default();
+                let _ = write!(padding, " (XLA: {} padding{expansion})", signed(*xla, short_bytes_text));
+            }
+        }
+        parts.push(padding);
         parts.push(l.memory_space().name().to_string());
         parts.join(" · ")
     }
 
+    /// XLA's canonical text.
+    pub fn canonical(&self) -> String {
+        self.layout.to_string()
+    }
+
+    /// Dimension letters (`z y x`), for ranks 2 to 4.
     fn letters(&self) -> Option<Vec<char>> {
         let rank = self.layout.rank();
         (0..rank).map(|d| self.layout.dimension_letter(d)).collect::<Option<Vec<_>>>().filter(|_| rank > 0)
     }
 
-    /// The one-line JSON object (schema in the module documentation).
-    fn json(&self) -> String {
+    /// The JSON object of this array (keys in [`super`]); `index` is its place in a tuple.
+    pub fn report(&self, index: Option<Vec<usize>>) -> Report {
         let l = &self.layout;
+        let s = &self.sizes;
+        let mut why = BTreeMap::new();
+        let w = &mut why;
+        let text = |e: IndexError| e.to_string();
+        let physical_shape = self.physical_shape.as_ref().map(|p| p.as_slice().to_vec()).map_err(|e| text(*e));
+        let strides = self.strides.as_ref().map(|s| s.as_slice().to_vec()).map_err(|e| text(*e));
+        let letters = self.letters().ok_or_else(|| "dimension letters exist for ranks 2 to 4".to_string());
+        let grids = self.levels.as_ref().map(|t| t.levels.iter().map(|l| l.grid().to_vec()).collect());
         let report = Report {
             canonical: l.to_string(),
+            kind: "array",
+            index,
             element_type: l.element_type().name(),
             element_bits: l.element_bits(),
             value_bits: l.element_type().bits(),
@@ -167,24 +121,27 @@ impl Facts {
             memory_space_name: l.memory_space().name(),
             tail_padding_alignment: l.layout().tail_padding_alignment(),
             dynamic_metadata_prefix_bytes: l.layout().dynamic_metadata_prefix_bytes(),
-            element_count: self.element_count.ok(),
-            physical_shape: self.physical_shape.as_ref().ok().map(|s| s.as_slice().to_vec()),
-            storage_elements: self.storage_elements.ok(),
-            byte_size: self.byte_size.ok(),
-            xla_array_size: self.xla_array_size.ok(),
-            padding_fraction: self.padding_fraction().ok(),
-            strides: self.strides.as_ref().ok().map(|s| s.as_slice().to_vec()),
-            dimension_letters: self.letters(),
-            tile_grids: self.levels.as_ref().ok().map(|t| t.levels.iter().map(|l| l.grid().to_vec()).collect()),
+            element_count: field(w, "element_count", s.element_count.clone()),
+            physical_shape: field(w, "physical_shape", physical_shape),
+            storage_elements: field(w, "storage_elements", s.storage_elements.clone()),
+            byte_size: field(w, "byte_size", s.byte_size.clone()),
+            xla_array_size: field(w, "xla_array_size", self.xla_array_size.map_err(text)),
+            padding_fraction: field(w, "padding_fraction", s.padding_fraction()),
+            padding_elements: field(w, "padding_elements", s.padding_elements()),
+            padding_bytes: field(w, "padding_bytes", s.padding_bytes()),
+            unpadded_bytes: field(w, "unpadded_bytes", s.unpadded_bytes.clone()),
+            xla_padding_bytes: field(w, "xla_padding_bytes", s.xla_padding_bytes.clone()),
+            xla_expansion: field(w, "xla_expansion", s.expansion()),
+            strides: field(w, "strides", strides),
+            dimension_letters: field(w, "dimension_letters", letters),
+            tile_grids: field(w, "tile_grids", grids.map_err(Clone::clone)),
+            why_null: BTreeMap::new(),
         };
-        // Serializing plain data to a string cannot fail.
-        let mut text = serde_json::to_string(&report).unwrap_or_default();
-        text.push('\n');
-        text
+        Report { why_null: why, ..report }
     }
 
     /// The summary for a person.
-    fn summary(&self) -> String {
+    pub fn summary(&self) -> String {
         let l = &self.layout;
         let layout = l.layout();
         let mut s = String::new();
@@ -243,26 +200,36 @@ impl Facts {
             let n = layout.dynamic_metadata_prefix_bytes();
             line("metadata prefix", &format!("M({n}): the array data starts at byte {n}"));
         }
+        let sizes = &self.sizes;
         line("physical shape", &or_why(self.physical_shape.as_ref().map(|p| format!("[{}]", join(p.as_slice())))));
-        line("elements", &or_why(self.element_count.map(|n| n.to_string())));
-        line("storage elements", &or_why(self.storage_elements.map(|n| n.to_string())));
-        line("byte size", &or_why(self.byte_size.map(bytes_text)));
+        line("elements", &or_why(sizes.element_count.clone().map(|n| n.to_string())));
+        line("storage elements", &or_why(sizes.storage_elements.clone().map(|n| n.to_string())));
+        line("byte size", &or_why(sizes.byte_size.clone().map(bytes_text)));
         line("XLA ArraySize", &or_why(self.xla_array_size.map(bytes_text)));
-        let padding = self.padding_fraction().and_then(|f| {
-            let (elements, storage) = (self.element_count? as u128, self.storage_elements?);
-            let slots = storage.saturating_sub(elements);
-            Ok(format!("{:.2}% ({slots} of {storage} storage slots)", f * 100.0))
+        let padding = sizes.padding_fraction().and_then(|f| {
+            let (slots, storage, bytes) =
+                (sizes.padding_elements()?, sizes.storage_elements.clone()?, sizes.padding_bytes()?);
+            Ok(format!("{:.2}% ({slots} of {storage} storage slots, {})", f * 100.0, bytes_text(bytes)))
         });
-        line("padding", &or_why(padding));
+        line("padding (slots)", &or_why(padding));
+        line("unpadded (XLA)", &or_why(sizes.unpadded_bytes.clone().map(bytes_text)));
+        let xla = sizes.xla_padding_bytes.clone().map(|p| {
+            let expansion = sizes.expansion().map(|x| format!(": {} the unpadded size", times(x))).unwrap_or_default();
+            format!("{} extra due to padding{expansion}", signed_bytes_text(p))
+        });
+        line("padding (XLA)", &or_why(xla));
         line("strides", &or_why(self.strides.as_ref().map(|s| format!("[{}] elements", join(s.as_slice())))));
         format!("{l}\n  {:<19}{}\n{s}", "at a glance", self.glance())
     }
 }
 
-/// The JSON object of `--json` (schema in the module documentation).
+/// The JSON object of one array (keys in [`super`]).
 #[derive(Serialize)]
-struct Report {
+pub struct Report {
     canonical: String,
+    kind: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<Vec<usize>>,
     element_type: &'static str,
     element_bits: u64,
     value_bits: u32,
@@ -281,9 +248,15 @@ struct Report {
     byte_size: Option<u128>,
     xla_array_size: Option<u128>,
     padding_fraction: Option<f64>,
+    padding_elements: Option<u128>,
+    padding_bytes: Option<u128>,
+    unpadded_bytes: Option<u128>,
+    xla_padding_bytes: Option<i128>,
+    xla_expansion: Option<f64>,
     strides: Option<Vec<u64>>,
     dimension_letters: Option<Vec<char>>,
     tile_grids: Option<Vec<Vec<u64>>>,
+    why_null: BTreeMap<&'static str, Why>,
 }
 
 /// A dimension in JSON: a number when static, `"<=N"` or `"?"` when dynamic.
@@ -369,12 +342,10 @@ mod tests {
     use super::*;
 
     #[test]
-    fn byte_units() {
-        assert_eq!(bytes_text(1), "1 byte");
-        assert_eq!(bytes_text(96), "96 bytes");
-        assert_eq!(bytes_text(1024), "1024 bytes (1 KiB)");
-        assert_eq!(bytes_text(335_544_320), "335544320 bytes (320 MiB)");
-        assert_eq!(bytes_text(1536 * 1024), "1572864 bytes (1.50 MiB)");
+    fn short_byte_units() {
+        assert_eq!(short_bytes_text(96), "96 bytes");
+        assert_eq!(short_bytes_text(1536 * 1024), "1.50 MiB");
+        assert_eq!(signed(-(192 << 20), short_bytes_text), "-192 MiB");
     }
 
     #[test]

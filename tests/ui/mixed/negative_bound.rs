@@ -1,6 +1,6 @@
 use tensor_layout::layout;
 
-type Invalid = layout!(f32[<=8, 4]);
+type Invalid = layout!(f32[<=-5, 4]);
 
 fn main() {
     let _ = Invalid::default();

@@ -1,0 +1,91 @@
+//! Errors in a SHAPE argument point at the offending bytes, as rustc does:
+//!
+//! ```text
+//! error: invalid shape `f32[3,5]{1,1}`: minor_to_major has duplicate value 1 (entry 1)
+//!   |
+//!   | f32[3,5]{1,1}
+//!   |            ^
+//! ```
+//!
+//! Columns count characters, so text with `é` in it lines up; control characters are shown as spaces.
+
+use crate::outcome::Failure;
+use std::fmt::Display;
+use std::ops::Range;
+use tensor_layout::parse::parse_array_mapped;
+use tensor_layout::Error;
+
+/// The failure for an invalid SHAPE argument: the message, then the argument with carets under `span` (bytes).
+pub fn invalid_shape(text: &str, message: impl Display, span: Range<usize>) -> Failure {
+    Failure::new(format_args!("invalid shape `{}`: {message}\n{}", text.trim(), pointer(text, span)))
+}
+
+/// The failure for an error of the library on one array shape `text`: parse errors point at their token (and drop
+/// their `(at byte N)`), validation errors at the component they name.
+pub fn array_error(text: &str, e: &Error) -> Failure {
+    match e {
+        Error::Parse(p) => invalid_shape(text, p.kind, p.offset..p.end),
+        Error::Invalid(v) => {
+            let span = match parse_array_mapped(text.as_bytes()) {
+                Ok((_, map)) => {
+                    let s = map.span(v.location());
+                    s.start..s.end
+                }
+                Err(_) => 0..text.len(),
+            };
+            invalid_shape(text, v, span)
+        }
+        other => invalid_shape(text, other, 0..text.len()),
+    }
+}
+
+/// Three lines: a gutter, the text, carets under `span` (at least one, after the text for its end).
+pub fn pointer(text: &str, span: Range<usize>) -> String {
+    let bytes = text.as_bytes();
+    let start = span.start.min(bytes.len());
+    let end = span.end.clamp(start, bytes.len());
+    let columns = |b: &[u8]| String::from_utf8_lossy(b).chars().count();
+    let shown: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let (before, width) = (columns(&bytes[..start]), columns(&bytes[start..end]).max(1));
+    format!("  |\n  | {}\n  | {}{}", shown.trim_end(), " ".repeat(before), "^".repeat(width))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn message(f: Failure) -> String {
+        match f {
+            Failure::Input(m) => m,
+            Failure::OutputClosed => panic!("expected an input failure"),
+        }
+    }
+
+    #[test]
+    fn carets_under_the_offending_bytes() {
+        assert_eq!(pointer("f32[3,5]{1,1}", 11..12), "  |\n  | f32[3,5]{1,1}\n  |            ^");
+        assert_eq!(pointer("f32[3", 5..5), "  |\n  | f32[3\n  |      ^");
+        // Characters, not bytes: `é` is two bytes and one column.
+        assert_eq!(pointer("f32[é,x]", 7..8), "  |\n  | f32[é,x]\n  |       ^");
+        assert_eq!(pointer("a\tb", 2..3), "  |\n  | a b\n  |   ^");
+        assert_eq!(pointer("ab", 7..9), "  |\n  | ab\n  |   ^");
+    }
+
+    #[test]
+    fn parse_and_validation_errors_point_at_their_token() {
+        let m = message(array_error("f32[3,5]{1,1}", &tensor_layout::DynLayout::parse("f32[3,5]{1,1}").unwrap_err()));
+        assert_eq!(
+            m,
+            "invalid shape `f32[3,5]{1,1}`: minor_to_major has duplicate value 1 (entry 1)\n  |\n  | f32[3,5]{1,1}\n  |            ^"
+        );
+        let text = "f32[3,5]{1,0:T(2,2)S(1)T(2)}";
+        let m = message(array_error(text, &tensor_layout::DynLayout::parse(text).unwrap_err()));
+        assert!(m.starts_with("invalid shape `f32[3,5]{1,0:T(2,2)S(1)T(2)}`: layout attribute `T` must come"), "{m}");
+        assert!(!m.contains("at byte"), "{m}");
+        assert!(m.ends_with(&format!("\n  | {text}\n  | {}^", " ".repeat(23))), "{m}");
+        let m = message(array_error("f32[é]", &tensor_layout::DynLayout::parse("f32[é]").unwrap_err()));
+        assert!(m.contains("found `é`") && m.ends_with("\n  | f32[é]\n  |     ^"), "{m}");
+        let m = message(array_error("token[]", &tensor_layout::DynLayout::parse("token[]").unwrap_err()));
+        assert!(m.ends_with("  | token[]\n  | ^^^^^"), "{m}");
+    }
+}

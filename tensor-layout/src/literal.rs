@@ -1,0 +1,521 @@
+//! The types `layout!` writes: a layout literal as const generic arguments, readable in compiler messages.
+//!
+//! `layout!(bf16[32,32,4096]{2,1,0:T(8,128)(2,1)})` is the type
+//! `Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Tiles<Tile<8, 128>, Tile<2, 1>>>>`: each list of the
+//! literal (dimensions, `minor_to_major`, tile entries, attributes) is a list of const generic arguments, and
+//! rustc rebuilds the shape from them with `tensor-layout-core`'s [`Parts::shape`]. The macro writes every layout
+//! in its canonical form (a default `minor_to_major` as [`MajorToMinor`], default attributes left out), so one
+//! layout is one type whatever its spelling, and the type reads like the literal where rustc prints it.
+//!
+//! Write these types with `layout!`, not by hand: a hand-written list that is not a valid layout fails to compile
+//! inside this crate, without the literal's spans.
+//!
+//! Sentinels: a `?` dimension is [`UNBOUNDED`] (-1, XLA's own number for it) and listed in [`Dynamic`], as is a
+//! `<=N` dimension (written as its bound `N`); a `*` tile entry is [`COMBINE`] (-1).
+//!
+//! ```
+//! use tensor_layout::{element::Bf16, layout, literal::*, Static};
+//! type Act = layout!(bf16[32,32,4096]{2,1,0:T(8,128)(2,1)});
+//! let _: Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Tiles<Tile<8, 128>, Tile<2, 1>>>> = Act::default();
+//! ```
+
+use core::marker::PhantomData;
+
+use tensor_layout_core::parts::{Parts, ABSENT, NO_DIM};
+use tensor_layout_core::{ArrayShape, ElementType, PaddingValue, MAX_RANK, MAX_TILES, MAX_TILE_RANK};
+
+pub use tensor_layout_core::parts::{COMBINE, UNBOUNDED};
+
+use crate::element::Element;
+use crate::typed::Source;
+
+/// A zero-sized marker of type parameters that owns nothing (so the types are `Send`, `Sync` and covariant).
+type Marker<T> = PhantomData<fn() -> T>;
+
+/// A layout literal: dimensions `D`, `minor_to_major` `O`, tiles `T`, attributes `A` and dynamic dimensions `Y`.
+///
+/// ```
+/// use tensor_layout::{element::F32, layout, literal::*, Static};
+/// let _: Static<F32, Literal<Dims<2, 3>, Order<0, 1>>> = <layout!(f32[2,3]{0,1})>::default();
+/// ```
+pub struct Literal<D, O = MajorToMinor, T = Untiled, A = Attrs, Y = AllStatic>(Marker<(D, O, T, A, Y)>);
+
+/// Dimension sizes, logical order (up to 16; the bound of a `<=N` dimension, [`UNBOUNDED`] for `?`).
+///
+/// ```
+/// use tensor_layout::literal::{Dims, IntList};
+/// assert_eq!(&<Dims<3, 5> as IntList>::LIST[..3], &[3, 5, i64::MAX]);
+/// ```
+pub struct Dims<
+    const D0: i64 = 9223372036854775807,
+    const D1: i64 = 9223372036854775807,
+    const D2: i64 = 9223372036854775807,
+    const D3: i64 = 9223372036854775807,
+    const D4: i64 = 9223372036854775807,
+    const D5: i64 = 9223372036854775807,
+    const D6: i64 = 9223372036854775807,
+    const D7: i64 = 9223372036854775807,
+    const D8: i64 = 9223372036854775807,
+    const D9: i64 = 9223372036854775807,
+    const D10: i64 = 9223372036854775807,
+    const D11: i64 = 9223372036854775807,
+    const D12: i64 = 9223372036854775807,
+    const D13: i64 = 9223372036854775807,
+    const D14: i64 = 9223372036854775807,
+    const D15: i64 = 9223372036854775807,
+>;
+
+/// The entries of one tile level (`*` is [`COMBINE`]).
+///
+/// ```
+/// use tensor_layout::literal::{IntList, Tile};
+/// assert_eq!(&<Tile<8, 128> as IntList>::LIST[..2], &[8, 128]);
+/// ```
+pub struct Tile<
+    const T0: i64 = 9223372036854775807,
+    const T1: i64 = 9223372036854775807,
+    const T2: i64 = 9223372036854775807,
+    const T3: i64 = 9223372036854775807,
+    const T4: i64 = 9223372036854775807,
+    const T5: i64 = 9223372036854775807,
+    const T6: i64 = 9223372036854775807,
+    const T7: i64 = 9223372036854775807,
+    const T8: i64 = 9223372036854775807,
+    const T9: i64 = 9223372036854775807,
+    const T10: i64 = 9223372036854775807,
+    const T11: i64 = 9223372036854775807,
+    const T12: i64 = 9223372036854775807,
+    const T13: i64 = 9223372036854775807,
+    const T14: i64 = 9223372036854775807,
+    const T15: i64 = 9223372036854775807,
+>;
+
+/// No tile level (the default of unused [`Tiles`] parameters).
+///
+/// ```
+/// use tensor_layout::literal::{IntList, NoTile};
+/// assert_eq!(<NoTile as IntList>::LIST[0], i64::MAX);
+/// ```
+pub struct NoTile;
+
+/// A list of integers ending at its first `i64::MAX`: [`Dims`] and [`Tile`].
+///
+/// ```
+/// use tensor_layout::literal::{Dims, IntList};
+/// assert_eq!(<Dims<7> as IntList>::LIST[0], 7);
+/// ```
+pub trait IntList: 'static {
+    /// The entries, then `i64::MAX`.
+    const LIST: [i64; 16];
+}
+
+impl<
+        const D0: i64,
+        const D1: i64,
+        const D2: i64,
+        const D3: i64,
+        const D4: i64,
+        const D5: i64,
+        const D6: i64,
+        const D7: i64,
+        const D8: i64,
+        const D9: i64,
+        const D10: i64,
+        const D11: i64,
+        const D12: i64,
+        const D13: i64,
+        const D14: i64,
+        const D15: i64,
+    > IntList for Dims<D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15>
+{
+    const LIST: [i64; 16] = [D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15];
+}
+
+impl<
+        const T0: i64,
+        const T1: i64,
+        const T2: i64,
+        const T3: i64,
+        const T4: i64,
+        const T5: i64,
+        const T6: i64,
+        const T7: i64,
+        const T8: i64,
+        const T9: i64,
+        const T10: i64,
+        const T11: i64,
+        const T12: i64,
+        const T13: i64,
+        const T14: i64,
+        const T15: i64,
+    > IntList for Tile<T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15>
+{
+    const LIST: [i64; 16] = [T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15];
+}
+
+impl IntList for NoTile {
+    const LIST: [i64; 16] = [ABSENT; 16];
+}
+
+/// `minor_to_major`, when it is not the default.
+///
+/// ```
+/// use tensor_layout::literal::{DimList, Order};
+/// assert_eq!(&<Order<0, 1> as DimList>::LIST[..2], &[0, 1]);
+/// ```
+pub struct Order<
+    const O0: u8 = 255,
+    const O1: u8 = 255,
+    const O2: u8 = 255,
+    const O3: u8 = 255,
+    const O4: u8 = 255,
+    const O5: u8 = 255,
+    const O6: u8 = 255,
+    const O7: u8 = 255,
+    const O8: u8 = 255,
+    const O9: u8 = 255,
+    const O10: u8 = 255,
+    const O11: u8 = 255,
+    const O12: u8 = 255,
+    const O13: u8 = 255,
+    const O14: u8 = 255,
+    const O15: u8 = 255,
+>;
+
+/// The default `minor_to_major`: major-to-minor, `{rank-1,...,1,0}`.
+///
+/// ```
+/// use tensor_layout::literal::{DimList, MajorToMinor};
+/// assert_eq!(<MajorToMinor as DimList>::LIST[0], u8::MAX);
+/// ```
+pub struct MajorToMinor;
+
+/// The dynamic dimensions (`<=N` and `?`) of a mixed layout.
+///
+/// ```
+/// use tensor_layout::literal::{DimList, Dynamic};
+/// assert_eq!(<Dynamic<0> as DimList>::LIST[0], 0);
+/// ```
+pub struct Dynamic<
+    const Y0: u8 = 255,
+    const Y1: u8 = 255,
+    const Y2: u8 = 255,
+    const Y3: u8 = 255,
+    const Y4: u8 = 255,
+    const Y5: u8 = 255,
+    const Y6: u8 = 255,
+    const Y7: u8 = 255,
+    const Y8: u8 = 255,
+    const Y9: u8 = 255,
+    const Y10: u8 = 255,
+    const Y11: u8 = 255,
+    const Y12: u8 = 255,
+    const Y13: u8 = 255,
+    const Y14: u8 = 255,
+    const Y15: u8 = 255,
+>;
+
+/// No dynamic dimension: every size is static.
+///
+/// ```
+/// use tensor_layout::literal::{AllStatic, DimList};
+/// assert_eq!(<AllStatic as DimList>::LIST[0], u8::MAX);
+/// ```
+pub struct AllStatic;
+
+/// A list of dimension numbers ending at its first `u8::MAX`: [`Order`], [`Dynamic`], or none.
+///
+/// ```
+/// use tensor_layout::literal::{DimList, Order};
+/// assert_eq!(<Order<2, 0, 1> as DimList>::LIST[2], 1);
+/// ```
+pub trait DimList: 'static {
+    /// The entries, then `u8::MAX`.
+    const LIST: [u8; 16];
+}
+
+impl<
+        const O0: u8,
+        const O1: u8,
+        const O2: u8,
+        const O3: u8,
+        const O4: u8,
+        const O5: u8,
+        const O6: u8,
+        const O7: u8,
+        const O8: u8,
+        const O9: u8,
+        const O10: u8,
+        const O11: u8,
+        const O12: u8,
+        const O13: u8,
+        const O14: u8,
+        const O15: u8,
+    > DimList for Order<O0, O1, O2, O3, O4, O5, O6, O7, O8, O9, O10, O11, O12, O13, O14, O15>
+{
+    const LIST: [u8; 16] = [O0, O1, O2, O3, O4, O5, O6, O7, O8, O9, O10, O11, O12, O13, O14, O15];
+}
+
+impl<
+        const Y0: u8,
+        const Y1: u8,
+        const Y2: u8,
+        const Y3: u8,
+        const Y4: u8,
+        const Y5: u8,
+        const Y6: u8,
+        const Y7: u8,
+        const Y8: u8,
+        const Y9: u8,
+        const Y10: u8,
+        const Y11: u8,
+        const Y12: u8,
+        const Y13: u8,
+        const Y14: u8,
+        const Y15: u8,
+    > DimList for Dynamic<Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15>
+{
+    const LIST: [u8; 16] = [Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15];
+}
+
+impl DimList for MajorToMinor {
+    const LIST: [u8; 16] = [NO_DIM; 16];
+}
+
+impl DimList for AllStatic {
+    const LIST: [u8; 16] = [NO_DIM; 16];
+}
+
+/// The tile levels `T(..)(..)`, outermost first (up to 6).
+///
+/// ```
+/// use tensor_layout::literal::{Tile, TileLevels, Tiles};
+/// assert_eq!(&<Tiles<Tile<8, 128>, Tile<2, 1>> as TileLevels>::LEVELS[1][..2], &[2, 1]);
+/// ```
+pub struct Tiles<T0 = NoTile, T1 = NoTile, T2 = NoTile, T3 = NoTile, T4 = NoTile, T5 = NoTile>(
+    Marker<(T0, T1, T2, T3, T4, T5)>,
+);
+
+/// No tiles.
+///
+/// ```
+/// use tensor_layout::literal::{TileLevels, Untiled};
+/// assert_eq!(<Untiled as TileLevels>::LEVELS[0][0], i64::MAX);
+/// ```
+pub struct Untiled;
+
+/// Tile levels as lists: [`Tiles`] or [`Untiled`].
+///
+/// ```
+/// use tensor_layout::literal::{Tile, TileLevels, Tiles};
+/// assert_eq!(<Tiles<Tile<4>> as TileLevels>::LEVELS[0][0], 4);
+/// ```
+pub trait TileLevels: 'static {
+    /// Each level's entries; an empty level ends the list.
+    const LEVELS: [[i64; MAX_TILE_RANK]; MAX_TILES];
+}
+
+impl<T0: IntList, T1: IntList, T2: IntList, T3: IntList, T4: IntList, T5: IntList> TileLevels
+    for Tiles<T0, T1, T2, T3, T4, T5>
+{
+    const LEVELS: [[i64; MAX_TILE_RANK]; MAX_TILES] = [T0::LIST, T1::LIST, T2::LIST, T3::LIST, T4::LIST, T5::LIST];
+}
+
+impl TileLevels for Untiled {
+    const LEVELS: [[i64; MAX_TILE_RANK]; MAX_TILES] = [[ABSENT; MAX_TILE_RANK]; MAX_TILES];
+}
+
+/// The attributes `L(n)`, `E(n)`, `S(n)` and `pad(..)`.
+///
+/// ```
+/// use tensor_layout::{layout, literal::*, element::S4, Static};
+/// let _: Static<S4, Literal<Dims<16>, MajorToMinor, Untiled, Attrs<Align<1>, Bits<4>>>> =
+///     <layout!(s4[16]{0:E(4)})>::default();
+/// ```
+pub struct Attrs<L = Align<1>, E = Bits<0>, S = Space<0>, P = NoPad>(Marker<(L, E, S, P)>);
+
+/// `L(n)`: the element count rounds up to a multiple of `n`.
+///
+/// ```
+/// use tensor_layout::literal::{Align, Number};
+/// assert_eq!(<Align<1024> as Number>::N, 1024);
+/// ```
+pub struct Align<const N: i64>;
+
+/// `E(n)`: storage bits per element (0: the type's own width).
+///
+/// ```
+/// use tensor_layout::literal::{Bits, Number};
+/// assert_eq!(<Bits<4> as Number>::N, 4);
+/// ```
+pub struct Bits<const N: i64>;
+
+/// `S(n)`: the memory space.
+///
+/// ```
+/// use tensor_layout::literal::{Number, Space};
+/// assert_eq!(<Space<1> as Number>::N, 1);
+/// ```
+pub struct Space<const N: i64>;
+
+/// One number of an attribute: [`Align`], [`Bits`] or [`Space`].
+///
+/// ```
+/// use tensor_layout::literal::{Number, Space};
+/// assert_eq!(<Space<0> as Number>::N, 0);
+/// ```
+pub trait Number: 'static {
+    /// The number.
+    const N: i64;
+}
+
+impl<const N: i64> Number for Align<N> {
+    const N: i64 = N;
+}
+impl<const N: i64> Number for Bits<N> {
+    const N: i64 = N;
+}
+impl<const N: i64> Number for Space<N> {
+    const N: i64 = N;
+}
+
+/// No `pad(..)`.
+///
+/// ```
+/// use tensor_layout::literal::{NoPad, Padded};
+/// assert!(!<NoPad as Padded>::PADDED);
+/// ```
+pub struct NoPad;
+
+/// `pad(..)`: the padded sizes `D` (a [`Dims`]) and the padding value `V`.
+///
+/// ```
+/// use tensor_layout::{layout, literal::*, element::F32, Static};
+/// let _: Static<F32, Literal<Dims<2, 3>, Order<0, 1>, Untiled, Attrs<Align<1>, Bits<0>, Space<0>, Pad<Dims<3, 5>, Zero>>>> =
+///     <layout!(f32[2,3]{0,1:pad(3,5:zero)})>::default();
+/// ```
+pub struct Pad<D, V = Unspecified>(Marker<(D, V)>);
+
+/// `pad(..)` or none.
+///
+/// ```
+/// use tensor_layout::{literal::{Dims, One, Pad, Padded}, PaddingValue};
+/// assert_eq!(<Pad<Dims<4>, One> as Padded>::VALUE, PaddingValue::One);
+/// ```
+pub trait Padded: 'static {
+    /// Whether there is a `pad(..)`.
+    const PADDED: bool;
+    /// The padded sizes.
+    const DIMS: [i64; MAX_RANK];
+    /// The padding value.
+    const VALUE: PaddingValue;
+}
+
+impl Padded for NoPad {
+    const PADDED: bool = false;
+    const DIMS: [i64; MAX_RANK] = [ABSENT; MAX_RANK];
+    const VALUE: PaddingValue = PaddingValue::Unspecified;
+}
+
+impl<D: IntList, V: PadValue> Padded for Pad<D, V> {
+    const PADDED: bool = true;
+    const DIMS: [i64; MAX_RANK] = D::LIST;
+    const VALUE: PaddingValue = V::VALUE;
+}
+
+/// The value the padding of `pad(..)` holds.
+///
+/// ```
+/// use tensor_layout::{literal::{PadValue, Lowest}, PaddingValue};
+/// assert_eq!(<Lowest as PadValue>::VALUE, PaddingValue::Lowest);
+/// ```
+pub trait PadValue: 'static {
+    /// The value.
+    const VALUE: PaddingValue;
+}
+
+macro_rules! padding_values {
+    ($($name:ident: $doc:literal;)*) => {$(
+        #[doc = concat!("The padding value ", $doc)]
+        ///
+        /// ```
+        #[doc = concat!("use tensor_layout::{literal::{PadValue, ", stringify!($name), "}, PaddingValue};")]
+        #[doc = concat!("assert_eq!(<", stringify!($name), " as PadValue>::VALUE, PaddingValue::", stringify!($name), ");")]
+        /// ```
+        pub enum $name {}
+        impl PadValue for $name {
+            const VALUE: PaddingValue = PaddingValue::$name;
+        }
+    )*};
+}
+
+padding_values! {
+    Unspecified: "given by none: `pad(3,5)`.";
+    Zero: "`zero`.";
+    One: "`one`.";
+    Lowest: "`lowest`: the lowest value of the type.";
+    Highest: "`highest`: the highest value of the type.";
+    Unknown: "`unknown`.";
+}
+
+/// Attributes as numbers: [`Attrs`].
+///
+/// ```
+/// use tensor_layout::literal::{Align, Attributes, Attrs, Bits};
+/// assert_eq!(<Attrs<Align<8>, Bits<4>> as Attributes>::BITS, 4);
+/// ```
+pub trait Attributes: 'static {
+    /// `L(n)`.
+    const ALIGN: i64;
+    /// `E(n)`.
+    const BITS: i64;
+    /// `S(n)`.
+    const SPACE: i64;
+    /// `pad(..)`.
+    const PADDED: bool;
+    /// The padded sizes.
+    const PAD_DIMS: [i64; MAX_RANK];
+    /// The padding value.
+    const PAD_VALUE: PaddingValue;
+}
+
+impl<L: Number, E: Number, S: Number, P: Padded> Attributes for Attrs<L, E, S, P> {
+    const ALIGN: i64 = L::N;
+    const BITS: i64 = E::N;
+    const SPACE: i64 = S::N;
+    const PADDED: bool = P::PADDED;
+    const PAD_DIMS: [i64; MAX_RANK] = P::DIMS;
+    const PAD_VALUE: PaddingValue = P::VALUE;
+}
+
+impl<D: IntList, O: DimList, T: TileLevels, A: Attributes, Y: DimList> Literal<D, O, T, A, Y> {
+    /// The lists, with element type `element`.
+    const fn parts(element: ElementType) -> Parts {
+        Parts {
+            element_type: element,
+            dims: D::LIST,
+            dynamic: Y::LIST,
+            minor_to_major: O::LIST,
+            tiles: T::LEVELS,
+            tail_padding_alignment: A::ALIGN,
+            element_size_bits: A::BITS,
+            memory_space: A::SPACE,
+            padded: A::PADDED,
+            padding_dims: A::PAD_DIMS,
+            padding_value: A::PAD_VALUE,
+        }
+    }
+}
+
+const MALFORMED: &str = "this static layout type was not written by `layout!` and is not a valid layout";
+
+impl<E: Element, D: IntList, O: DimList, T: TileLevels, A: Attributes, Y: DimList> Source<E>
+    for Literal<D, O, T, A, Y>
+{
+    // `layout!` validated the literal while expanding; views validate again (`VALID`) before touching memory.
+    const SHAPE: ArrayShape = match Self::parts(E::TYPE).trusted_shape() {
+        Ok(s) => s,
+        Err(_) => panic!("{}", MALFORMED),
+    };
+    const VALID: bool = Self::parts(E::TYPE).shape().is_ok();
+}
