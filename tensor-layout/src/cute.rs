@@ -383,7 +383,7 @@ pub const fn swizzle(bits: u32, base: u32, shift: i32) -> Swizzle {
 /// type Act = layout!(bf16[16,256]{1,0:T(8,128)(2,1)});
 /// const C: Layout = cute::from_xla::<Act>();
 /// assert_eq!(C.to_string(), "((2,4,2),(128,2)):((1,256,2048),(2,1024))");
-/// assert_eq!(cute::crd2idx(&C, &cute::tuple("(11,130)")), Act::offset([11, 130]));
+/// assert_eq!(cute::crd2idx(&C, &cute::tuple("(11,130)")), tensor_layout::offset!(Act[11, 130]));
 /// ```
 #[track_caller]
 pub const fn from_xla<L: StaticLayout>() -> Layout {

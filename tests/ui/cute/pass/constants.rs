@@ -1,6 +1,6 @@
 //! The algebra in `const` items: every result is a constant, checked against CuTe's documented answers.
 use tensor_layout::cute::{self, IntTuple, Layout, Swizzle};
-use tensor_layout::layout;
+use tensor_layout::{layout, offset};
 
 const A: Layout = cute::layout("(6,2):(8,2)");
 const R: Layout = cute::composition(&A, &cute::tiler("(4,3):(3,1)"));
@@ -24,6 +24,6 @@ fn main() {
     assert_eq!(INV.to_string(), "(4,8):(8,1)");
     assert_eq!(CRD.to_string(), "((1,0),1)");
     assert_eq!(SW.apply(128), 144);
-    assert_eq!(OFFSET, Act::offset([11, 130]));
+    assert_eq!(OFFSET, offset!(Act[11, 130]));
     assert_eq!(TILE.len(), 12);
 }
