@@ -4,56 +4,10 @@
 //! `B` together must not overflow a mode of `A` (composing mode by mode distributes over them only then).
 
 use super::error::{CuteError, Mode};
-use super::layout::{Layout, Tiler};
+use super::layout::Layout;
 use super::modes::Modes;
 use super::tree::{Builder, CLOSE, OPEN};
 use super::MAX_LEAVES;
-
-impl Layout {
-    /// `self ∘ tiler`. With a layout `B`: the result has `B`'s shape and `R(c) == self(B(c))` for every
-    /// coordinate `c` of `B` (CuTe's post-conditions: `compatible(B, R)`, and the function equality). With a
-    /// by-mode tiler `<B0,B1,..>`: mode `i` of the result is mode `i` of `self` composed with `Bi`, and modes
-    /// past the tiler's rank are kept.
-    ///
-    /// Errors when a mode of `B` is not admissible (see [the module documentation](crate::cute)).
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::{Layout, Tiler};
-    /// // CuTe's documented examples.
-    /// let a = Layout::parse("(6,2):(8,2)")?;
-    /// assert_eq!(a.composition(&Tiler::parse("(4,3):(3,1)")?)?.to_string(), "((2,2),3):((24,2),8)");
-    /// let a = Layout::parse("(12,(4,8)):(59,(13,1))")?;
-    /// assert_eq!(a.composition(&Tiler::parse("<3:4,8:2>")?)?.to_string(), "(3,(2,4)):(236,(26,1))");
-    /// // Stride divisibility: 3 steps through a mode of extent 4.
-    /// assert!(Layout::parse("(4,5):(1,8)")?.composition(&Tiler::parse("2:3")?).is_err());
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn composition(&self, tiler: &Tiler) -> Result<Layout, CuteError> {
-        if !tiler.by_mode {
-            return compose(self, &tiler.layout);
-        }
-        let (t, r) = (tiler.rank(), self.rank());
-        if t > r {
-            return Err(CuteError::TilerRank { tiler: t, rank: r });
-        }
-        let mut b = Builder::<2>::new();
-        b.open();
-        let mut i = 0;
-        while i < r {
-            let Some(a) = self.mode(i) else { break };
-            match tiler.mode(i) {
-                Some(bi) => match compose(&a, &bi) {
-                    Ok(c) => b.push_tree(&c.0),
-                    Err(e) => return Err(e),
-                },
-                None => b.push_tree(&a.0),
-            }
-            i += 1;
-        }
-        b.close();
-        Layout::from_builder(b)
-    }
-}
 
 /// `a ∘ b` for a layout `b`.
 pub(crate) const fn compose(a: &Layout, b: &Layout) -> Result<Layout, CuteError> {

@@ -6,45 +6,6 @@ use super::layout::{Layout, Tiler};
 use super::tree::Builder;
 
 impl Layout {
-    /// `self / tiler`: with a layout `B`, `self ∘ (B, complement(B, size(self)))`, a rank-2 layout whose mode 0
-    /// is the tile (`self ∘ B`) and mode 1 the tiles' arrangement; with a by-mode tiler, mode `i` is divided by
-    /// `Bi` (modes past the tiler kept).
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::{Layout, Tiler};
-    /// // CuTe's documented examples.
-    /// let a = Layout::parse("(4,2,3):(2,1,8)")?;
-    /// assert_eq!(a.logical_divide(&Tiler::parse("4:2")?)?.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
-    /// let a = Layout::parse("(9,(4,8)):(59,(13,1))")?;
-    /// let r = a.logical_divide(&Tiler::parse("<3:3,(2,4):(1,8)>")?)?;
-    /// assert_eq!(r.to_string(), "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))");
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn logical_divide(&self, tiler: &Tiler) -> Result<Layout, CuteError> {
-        if !tiler.by_mode {
-            return divide(self, &tiler.layout);
-        }
-        let (t, r) = (tiler.rank(), self.rank());
-        if t > r {
-            return Err(CuteError::TilerRank { tiler: t, rank: r });
-        }
-        let mut b = Builder::<2>::new();
-        b.open();
-        let mut i = 0;
-        while let Some(a) = self.mode(i) {
-            match tiler.mode(i) {
-                Some(bi) => match divide(&a, &bi) {
-                    Ok(d) => b.push_tree(&d.0),
-                    Err(e) => return Err(e),
-                },
-                None => b.push_tree(&a.0),
-            }
-            i += 1;
-        }
-        b.close();
-        Layout::from_builder(b)
-    }
-
     /// Like [`Layout::logical_divide`], with the tiles gathered in mode 0 and the rest in mode 1:
     /// `((tile modes..),(rest modes.., modes past the tiler..))` for a by-mode tiler.
     ///
@@ -123,7 +84,7 @@ impl Layout {
 }
 
 /// `a ∘ (b, complement(b, size(a)))`.
-const fn divide(a: &Layout, b: &Layout) -> Result<Layout, CuteError> {
+pub(crate) const fn divide(a: &Layout, b: &Layout) -> Result<Layout, CuteError> {
     let c = match b.complement(a.size()) {
         Ok(c) => c,
         Err(e) => return Err(e),

@@ -1,7 +1,7 @@
 //! [`Layout`]: a shape and a congruent stride; [`Tiler`]: a layout or one layout per mode.
 
 use super::error::{CuteError, Mode};
-use super::tree::{Builder, Span, Tree};
+use super::tree::{structure, Builder, Span, Tree};
 use super::tuple::IntTuple;
 
 /// A CuTe layout: a hierarchical shape and a congruent stride, a function from coordinates to offsets.
@@ -21,6 +21,8 @@ use super::tuple::IntTuple;
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Layout(pub(crate) Tree<2>);
+
+structure!(Layout, "4:1", "(4):(1)", "((2,2),3):((1,2),4)", "(2,2):(1,2)");
 
 impl Layout {
     /// `1:0`, the layout of a single element (what CuTe returns for an empty result).
@@ -186,66 +188,6 @@ impl Layout {
     /// ```
     pub const fn stride(&self) -> IntTuple {
         IntTuple(self.0.project(1))
-    }
-
-    /// Whether the layout is a single mode `s:d` rather than a tuple.
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::Layout;
-    /// assert!(Layout::parse("4:1")?.is_int());
-    /// assert!(!Layout::parse("(4):(1)")?.is_int());
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn is_int(&self) -> bool {
-        self.0.is_leaf(self.0.all())
-    }
-
-    /// The number of modes (1 for `s:d`).
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::Layout;
-    /// assert_eq!(Layout::parse("(2,(3,4)):(1,(2,6))")?.rank(), 2);
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn rank(&self) -> usize {
-        self.0.rank(self.0.all())
-    }
-
-    /// The nesting depth (0 for `s:d`).
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::Layout;
-    /// assert_eq!(Layout::parse("(2,(3,4)):(1,(2,6))")?.depth(), 2);
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn depth(&self) -> usize {
-        self.0.depth(self.0.all())
-    }
-
-    /// Mode `i` as a layout (the only mode of `s:d` is itself), or `None` past the rank.
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::Layout;
-    /// let l = Layout::parse("(2,(3,4)):(1,(2,6))")?;
-    /// assert_eq!(l.mode(1).unwrap().to_string(), "(3,4):(2,6)");
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn mode(&self, i: usize) -> Option<Layout> {
-        match self.0.mode(self.0.all(), i) {
-            Some(s) => Some(Layout(self.0.sub(s))),
-            None => None,
-        }
-    }
-
-    /// The number of flat modes (leaves).
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::Layout;
-    /// assert_eq!(Layout::parse("(2,(3,4)):(1,(2,6))")?.leaf_count(), 3);
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn leaf_count(&self) -> usize {
-        self.0.leaves().len()
     }
 
     /// Flat mode `i` (left to right), or `None` past the last.

@@ -12,7 +12,9 @@
 //! - [`Tiler`]: a layout or a by-mode tiler `<3:3,(2,4):(1,8)>` (one layout per mode).
 //! - `coord`: [`Layout::crd2idx`], [`Layout::idx2crd`], [`Layout::offset`].
 //! - `coalesce`: [`Layout::coalesce`], [`Layout::coalesce_profile`] (by mode).
-//! - `compose`: [`Layout::composition`]; `complement`: [`Layout::complement`].
+//! - `tiled`: the operations that take a [`Tiler`] ([`Layout::composition`], [`Layout::logical_divide`],
+//!   [`Layout::logical_product`]), whole or mode by mode; `compose`: composition itself; `complement`:
+//!   [`Layout::complement`].
 //! - `divide`: [`Layout::logical_divide`], [`Layout::zipped_divide`], [`Layout::tiled_divide`].
 //! - `product`: [`Layout::logical_product`], [`Layout::blocked_product`], [`Layout::raked_product`].
 //! - `inverse`: [`Layout::left_inverse`], [`Layout::right_inverse`].
@@ -70,6 +72,7 @@ mod modes;
 mod product;
 mod swizzle;
 mod text;
+mod tiled;
 mod tree;
 mod tuple;
 mod xla;

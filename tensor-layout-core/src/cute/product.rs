@@ -6,43 +6,6 @@ use super::layout::{Layout, Tiler};
 use super::tree::Builder;
 
 impl Layout {
-    /// `self × tiler`: with a layout `B`, `(self, complement(self, size(self) * cosize(B)) ∘ B)`, a rank-2
-    /// layout whose mode 0 is `self` and mode 1 lays out `size(B)` copies of it; with a by-mode tiler, mode `i`
-    /// is multiplied by `Bi` (modes past the tiler kept).
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::{Layout, Tiler};
-    /// // CuTe's documented examples.
-    /// let a = Layout::parse("(2,2):(4,1)")?;
-    /// assert_eq!(a.logical_product(&Tiler::parse("6:1")?)?.to_string(), "((2,2),(2,3)):((4,1),(2,8))");
-    /// assert_eq!(a.logical_product(&Tiler::parse("(4,2):(2,1)")?)?.to_string(), "((2,2),(4,2)):((4,1),(8,2))");
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn logical_product(&self, tiler: &Tiler) -> Result<Layout, CuteError> {
-        if !tiler.by_mode {
-            return product(self, &tiler.layout);
-        }
-        let (t, r) = (tiler.rank(), self.rank());
-        if t > r {
-            return Err(CuteError::TilerRank { tiler: t, rank: r });
-        }
-        let mut b = Builder::<2>::new();
-        b.open();
-        let mut i = 0;
-        while let Some(a) = self.mode(i) {
-            match tiler.mode(i) {
-                Some(bi) => match product(&a, &bi) {
-                    Ok(p) => b.push_tree(&p.0),
-                    Err(e) => return Err(e),
-                },
-                None => b.push_tree(&a.0),
-            }
-            i += 1;
-        }
-        b.close();
-        Layout::from_builder(b)
-    }
-
     /// The block `self` reproduced over `tiler`, mode by mode: with `R = max(rank(self), rank(B))` and both
     /// padded to rank `R` with `1:0` modes, `P = logical_product(self, B)` and mode `i` of the result is
     /// `(P[0][i], P[1][i])`. Post-conditions: rank `R`, size `size(self) * size(B)`. As in CuTe's
@@ -83,7 +46,7 @@ impl Layout {
 }
 
 /// `(a, complement(a, size(a) * cosize(b)) ∘ b)`.
-const fn product(a: &Layout, b: &Layout) -> Result<Layout, CuteError> {
+pub(crate) const fn product(a: &Layout, b: &Layout) -> Result<Layout, CuteError> {
     let Some(cotarget) = a.size().checked_mul(b.cosize()) else {
         return Err(CuteError::Overflow);
     };

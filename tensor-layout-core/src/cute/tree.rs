@@ -291,3 +291,77 @@ impl<const V: usize> Builder<V> {
         Ok(self.tree)
     }
 }
+
+/// The structural accessors shared by [`IntTuple`](super::IntTuple) and [`Layout`](super::Layout): `is_int`,
+/// `rank`, `depth`, `mode`, `leaf_count`, each documented with examples in the type's own notation (an integer
+/// `$one`, a rank-1 tuple `$wrapped`, a nested tuple `$nested` whose mode 0 is `$first`).
+macro_rules! structure {
+    ($t:ident, $one:literal, $wrapped:literal, $nested:literal, $first:literal) => {
+        impl $t {
+            /// Whether this is a single integer (for a layout, one mode `s:d`) rather than a tuple.
+            ///
+            /// ```
+            #[doc = concat!("use tensor_layout_core::cute::", stringify!($t), ";")]
+            #[doc = concat!("assert!(", stringify!($t), "::parse(\"", $one, "\")?.is_int());")]
+            #[doc = concat!("assert!(!", stringify!($t), "::parse(\"", $wrapped, "\")?.is_int());")]
+            /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
+            /// ```
+            pub const fn is_int(&self) -> bool {
+                self.0.is_leaf(self.0.all())
+            }
+
+            /// The number of modes: 1 for an integer, the number of elements of a tuple.
+            ///
+            /// ```
+            #[doc = concat!("use tensor_layout_core::cute::", stringify!($t), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($t), "::parse(\"", $nested, "\")?.rank(), 2);")]
+            #[doc = concat!("assert_eq!(", stringify!($t), "::parse(\"", $wrapped, "\")?.rank(), 1);")]
+            /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
+            /// ```
+            pub const fn rank(&self) -> usize {
+                self.0.rank(self.0.all())
+            }
+
+            /// The nesting depth: 0 for an integer, 1 for a flat tuple.
+            ///
+            /// ```
+            #[doc = concat!("use tensor_layout_core::cute::", stringify!($t), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($t), "::parse(\"", $nested, "\")?.depth(), 2);")]
+            #[doc = concat!("assert_eq!(", stringify!($t), "::parse(\"", $one, "\")?.depth(), 0);")]
+            /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
+            /// ```
+            pub const fn depth(&self) -> usize {
+                self.0.depth(self.0.all())
+            }
+
+            /// Mode `i` (an integer's only mode is itself), or `None` past the rank.
+            ///
+            /// ```
+            #[doc = concat!("use tensor_layout_core::cute::", stringify!($t), ";")]
+            #[doc = concat!("let t = ", stringify!($t), "::parse(\"", $nested, "\")?;")]
+            #[doc = concat!("assert_eq!(t.mode(0).unwrap().to_string(), \"", $first, "\");")]
+            /// assert!(t.mode(2).is_none());
+            /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
+            /// ```
+            pub const fn mode(&self, i: usize) -> Option<$t> {
+                match self.0.mode(self.0.all(), i) {
+                    Some(s) => Some($t(self.0.sub(s))),
+                    None => None,
+                }
+            }
+
+            /// The number of integers (for a layout, of flat modes `s:d`).
+            ///
+            /// ```
+            #[doc = concat!("use tensor_layout_core::cute::", stringify!($t), ";")]
+            #[doc = concat!("assert_eq!(", stringify!($t), "::parse(\"", $nested, "\")?.leaf_count(), 3);")]
+            /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
+            /// ```
+            pub const fn leaf_count(&self) -> usize {
+                self.0.leaves().len()
+            }
+        }
+    };
+}
+
+pub(crate) use structure;

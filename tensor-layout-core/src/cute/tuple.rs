@@ -1,7 +1,7 @@
 //! [`IntTuple`]: an integer or a tuple of `IntTuple`s, CuTe's shapes, strides and coordinates.
 
 use super::error::CuteError;
-use super::tree::{Builder, Tree};
+use super::tree::{structure, Builder, Tree};
 
 /// An integer or a (nested) tuple of integers: CuTe's `IntTuple`, used for shapes, strides and coordinates.
 ///
@@ -15,6 +15,8 @@ use super::tree::{Builder, Tree};
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct IntTuple(pub(crate) Tree<1>);
+
+structure!(IntTuple, "4", "(4)", "((2,2),3)", "(2,2)");
 
 impl IntTuple {
     /// A single integer.
@@ -51,67 +53,6 @@ impl IntTuple {
             Ok(t) => Ok(IntTuple(t)),
             Err(e) => Err(e),
         }
-    }
-
-    /// Whether this is a single integer rather than a tuple.
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::IntTuple;
-    /// assert!(IntTuple::parse("4")?.is_int());
-    /// assert!(!IntTuple::parse("(4)")?.is_int());
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn is_int(&self) -> bool {
-        self.0.is_leaf(self.0.all())
-    }
-
-    /// The number of modes: 1 for an integer, the number of elements of a tuple.
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::IntTuple;
-    /// assert_eq!(IntTuple::parse("((2,2),3)")?.rank(), 2);
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn rank(&self) -> usize {
-        self.0.rank(self.0.all())
-    }
-
-    /// The nesting depth: 0 for an integer, 1 for a flat tuple.
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::IntTuple;
-    /// assert_eq!(IntTuple::parse("((2,2),3)")?.depth(), 2);
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn depth(&self) -> usize {
-        self.0.depth(self.0.all())
-    }
-
-    /// Mode `i` (an integer's only mode is itself), or `None` past the rank.
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::IntTuple;
-    /// let t = IntTuple::parse("((2,2),3)")?;
-    /// assert_eq!(t.mode(0).unwrap().to_string(), "(2,2)");
-    /// assert!(t.mode(2).is_none());
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn mode(&self, i: usize) -> Option<IntTuple> {
-        match self.0.mode(self.0.all(), i) {
-            Some(s) => Some(IntTuple(self.0.sub(s))),
-            None => None,
-        }
-    }
-
-    /// The number of integers (leaves).
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::IntTuple;
-    /// assert_eq!(IntTuple::parse("((2,2),3)")?.leaf_count(), 3);
-    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
-    /// ```
-    pub const fn leaf_count(&self) -> usize {
-        self.0.leaves().len()
     }
 
     /// Integer `i` in flattened (left to right) order.
