@@ -76,12 +76,14 @@ mod tiled;
 mod tree;
 mod tuple;
 mod xla;
+mod xla_reason;
 
-pub use error::{CuteError, Expected, Limit, Mode, Part, XlaReason};
+pub use error::{CuteError, Expected, Limit, Mode, Part};
 pub use layout::{Layout, Tiler};
 pub use swizzle::{Swizzle, SwizzledLayout};
 pub use text::MAX_TEXT;
 pub use tuple::IntTuple;
+pub use xla_reason::XlaReason;
 
 /// The most integers (leaves) one tuple or layout holds.
 ///

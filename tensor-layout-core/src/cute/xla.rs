@@ -7,9 +7,10 @@
 //! mode whose sub-modes are its pieces, with the row-major strides of the final tiled shape. Padding (partial
 //! tiles, `L(n)`, `pad(..)`) and sub-byte packing have no CuTe counterpart and are reported.
 
-use super::error::{CuteError, Limit, XlaReason};
+use super::error::{CuteError, Limit};
 use super::layout::Layout;
 use super::tree::Builder;
+use super::xla_reason::XlaReason;
 use super::MAX_LEAVES;
 use crate::shape::ArrayShape;
 use crate::tile::{Tile, TileDim, MAX_PHYSICAL_RANK};
