@@ -7,7 +7,7 @@
 //! - [`DynLayout`]: a layout known only at runtime, parsed from XLA's HLO text. Fixed capacity, no allocator.
 //! - [`Offsets`]: the offset of every logical index, in logical order, advancing incrementally.
 //! - [`layout!`] and [`Static`]: layouts as zero-sized types whose properties are constants.
-//! - [`broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
+//! - [`mod@broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
 //! - [`cute`]: NVIDIA CuTe's layout algebra in `const` items (compile errors on inadmissible inputs), and the
 //!   CuTe layout of an XLA layout type.
 //! - [`view`]: views of storage slices in a layout: checked and compile-time element access, tiled iteration
