@@ -13,7 +13,7 @@ use proptest::test_runner::Config;
 use tensor_layout::DynLayout;
 use tensor_layout_core::parse::{parse_array, parse_array_at, ShapeParser};
 use tensor_layout_core::print::write_canonical;
-use tensor_layout_core::{layout, ArrayShape, ElementType, Slot, MAX_RANK};
+use tensor_layout_core::{validate, ArrayShape, ElementType, Slot, MAX_RANK};
 
 // ---------------------------------------------------------------------------------------------------------------
 // What every input goes through
@@ -23,8 +23,8 @@ fn exercise(bytes: &[u8], entropy: &[u64]) {
     let _ = parse_array(bytes);
     let _ = parse_array_at(bytes, 0);
     if let Ok(parsed) = parse_array(bytes) {
-        for rule in 0..layout::RULES + 1 {
-            let _ = layout::check_rule(&parsed, rule);
+        for rule in 0..validate::RULES + 1 {
+            let _ = validate::check_rule(&parsed, rule);
         }
         let _ = parsed.to_string();
         if let Err(e) = parsed.validate() {

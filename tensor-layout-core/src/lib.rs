@@ -4,20 +4,6 @@
 //! `const` items (in rustc's evaluator) and at runtime (`DynLayout`). No allocation, no `std`, no `unsafe`, and
 //! no panics on any input: every failure is a typed error carrying the numbers.
 //!
-//! - [`broadcast`]: XLA's broadcasting rules (binary operations, `broadcast_in_dim`, `broadcast`).
-//! - [`dtype`]: element types, spelled as XLA spells them, with their widths.
-//! - [`shape`]: dimensions (static, `<=N`, `?`), [`ParsedArray`] (as read) and [`ArrayShape`] (validated).
-//! - [`layout`]: `minor_to_major`, attributes (`L E S M SC # * P D`, the `pad(..)` extension), validation.
-//! - [`tile`]: tiles and tiled linearization (spec §4), TPU tiling conventions.
-//! - [`index`]: offsets, the inverse, strides, negative dimensions, true rank, dimension letters.
-//! - [`size`]: storage elements, byte size, XLA's `ArraySize`.
-//! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
-//! - [`grid`]: first-level tiles as boxes of indices and blocks of storage, and the contiguous runs inside them.
-//! - [`pack`]: sub-byte packing (`E(n)`) and the bit patterns of padding values.
-//! - [`parse`]: the text grammar (`{...}` and `<...>` forms), tuples as an event stream.
-//! - [`print`]: XLA's canonical printed form.
-//! - [`error`]: the errors.
-//!
 //! ```
 //! use tensor_layout_core::ArrayShape;
 //! let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}")?;
@@ -26,6 +12,33 @@
 //! assert_eq!(s.to_string(), "f32[3,5]{1,0:T(2,2)}");
 //! # Ok::<(), tensor_layout_core::Error>(())
 //! ```
+//!
+//! ## Modules
+//!
+//! Dependencies run one way, down this list: the model at the bottom, the rules on it, the text above them.
+//!
+//! The model (XLA's data, with XLA's integers):
+//! - [`dtype`]: element types, spelled as XLA spells them, with their widths.
+//! - [`shape`]: dimensions (static, `<=N`, `?`), [`ParsedArray`] (as read) and [`ArrayShape`] (validated).
+//! - [`tile`]: tiles, tile levels, the physical (tiled) shape, TPU tiling conventions.
+//! - [`layout`]: `minor_to_major` and the attributes (`L E S M SC # * P D`, the `pad(..)` extension).
+//!
+//! The rules (each with its errors):
+//! - [`validate`]: XLA's validation rules (spec §3) and [`ValidationError`].
+//! - [`tiling`]: the tiled linearization (spec §4) as a walk, the physical shape, and [`IndexError`], the error of
+//!   every query.
+//! - [`size`]: element count, storage elements, byte size, XLA's `ArraySize`.
+//! - [`index`]: offsets of logical indices, the inverse (slots), strides, dimension numbers.
+//! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
+//! - [`grid`]: first-level tiles as boxes of indices and blocks of storage, and the contiguous runs inside them.
+//! - [`pack`]: sub-byte packing (`E(n)`) and the bit patterns of padding values.
+//!
+//! The text:
+//! - [`parse`]: the text grammar (`{...}` and `<...>` forms), tuples as an event stream, and [`ParseError`].
+//! - [`print`]: XLA's canonical printed form.
+//! - [`broadcast`]: XLA's broadcasting rules (binary operations, `broadcast_in_dim`, `broadcast`) and the
+//!   request lines `tlayout broadcast` reads.
+//! - [`error`]: every error type, gathered.
 //!
 //! ## Capacity
 //!
@@ -37,19 +50,28 @@
 #![deny(missing_docs)]
 #![warn(clippy::all)]
 
-pub mod broadcast;
+// The model.
+mod dim;
 pub mod dtype;
-pub mod error;
+pub mod layout;
+mod message;
+pub mod shape;
+pub mod tile;
+
+// The rules.
 pub mod grid;
 pub mod index;
-pub mod layout;
 pub mod pack;
-pub mod parse;
 pub mod plan;
-pub mod print;
-pub mod shape;
 pub mod size;
-pub mod tile;
+pub mod tiling;
+pub mod validate;
+
+// The text.
+pub mod broadcast;
+pub mod error;
+pub mod parse;
+pub mod print;
 
 pub use dtype::ElementType;
 pub use error::{Error, IndexError, ParseError, ValidationError};

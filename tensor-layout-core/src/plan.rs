@@ -3,9 +3,10 @@
 //! walk as [`ArrayShape::offset`] (which records each dimension's steps), a plan evaluates an offset with no
 //! walk; as a `const` of a static layout, every size is a constant the compiler folds into shifts and masks.
 
-use crate::error::IndexError;
-use crate::shape::{ArrayShape, MAX_RANK};
-use crate::tile::{self, chain, TileDim, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};
+use crate::dim::MAX_RANK;
+use crate::shape::ArrayShape;
+use crate::tile::{TileDim, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};
+use crate::tiling::{self as walk, chain, IndexError};
 
 /// One term of a plan: `stride * c(e)`, `c` the chain of steps applied to the index of dimension `dim`.
 ///
@@ -56,7 +57,7 @@ impl ArrayShape {
     /// assert!(ArrayShape::parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap().offset_plan().is_err());
     /// ```
     pub const fn offset_plan(&self) -> Result<OffsetPlan, IndexError> {
-        let w = match tile::walk(self, &[]) {
+        let w = match walk::walk(self, &[]) {
             Ok(w) => w,
             Err(e) => return Err(e),
         };

@@ -1,10 +1,11 @@
 //! Broadcast errors: which rule, on which operands, with the numbers; the message is one `const fn`.
 
-use super::DimList;
+use super::dims::DimList;
 use crate::dtype::ElementType;
-use crate::error::count as count_of;
+use crate::message::count as count_of;
 use crate::print::{write_type_and_dims, TextBuf};
 use crate::shape::{Dim, ParsedArray, MAX_RANK};
+use crate::validate::ValidationError;
 use core::fmt;
 
 /// Which rule a broadcast breaks; the numbers are in the variant, the shapes in [`BroadcastError`].
@@ -84,7 +85,7 @@ pub enum BroadcastErrorKind {
         rank: usize,
     },
     /// The result breaks a validation rule (its size overflows).
-    InvalidResult(crate::ValidationError),
+    InvalidResult(ValidationError),
 }
 
 /// An operand as error messages name it: element type and dimensions.
