@@ -75,7 +75,7 @@ pub fn run(args: &Args) -> Result<Outcome, Failure> {
 /// Everything the library says about one layout.
 struct Facts {
     layout: DynLayout,
-    element_count: Result<u64, IndexError>,
+    element_count: Result<usize, IndexError>,
     physical_shape: Result<PhysicalShape, IndexError>,
     storage_elements: Result<u128, IndexError>,
     byte_size: Result<u128, IndexError>,
@@ -275,13 +275,13 @@ struct Report {
     memory_space_name: &'static str,
     tail_padding_alignment: i64,
     dynamic_metadata_prefix_bytes: i64,
-    element_count: Option<u64>,
+    element_count: Option<usize>,
     physical_shape: Option<Vec<u64>>,
     storage_elements: Option<u128>,
     byte_size: Option<u128>,
     xla_array_size: Option<u128>,
     padding_fraction: Option<f64>,
-    strides: Option<Vec<u64>>,
+    strides: Option<Vec<usize>>,
     dimension_letters: Option<Vec<char>>,
     tile_grids: Option<Vec<Vec<u64>>>,
 }

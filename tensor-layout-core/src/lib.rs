@@ -40,6 +40,33 @@
 //!   request lines `tlayout broadcast` reads.
 //! - [`error`]: every error type, gathered.
 //!
+//! ## Integers
+//!
+//! One rule at the boundary: **`usize` for everything that addresses memory or counts**: indices passed in,
+//! offsets, slots, strides, dimension sizes ([`ArrayShape::dim_size`]), element counts, tile extents, tile counts
+//! and slots per tile ([`TileGrid`]), run lengths, and everything in an [`OffsetPlan`]. A value that does not fit
+//! this target's `usize` is an [`IndexError::ExceedsUsize`], never a wrapped number.
+//!
+//! **Exact `u128` only for total sizes that may pass 64 bits**: [`ArrayShape::storage_elements`],
+//! [`ArrayShape::byte_size`] and [`ArrayShape::xla_array_size`] (XLA accepts tiled layouts whose storage does).
+//!
+//! **The model keeps XLA's integers**, as the text writes them: `u64` dimension and tile sizes ([`Dim`],
+//! [`TileDim`], `pad(..)`), `i64` attribute values (`minor_to_major`, `L`, `E`, `S`, `M`, split indices), and
+//! `u64` entries of the [`PhysicalShape`], which is XLA's 64-bit arithmetic and may pass a 32-bit target's
+//! `usize`. Widths are bits: `u32` for a type ([`ElementType::bits`]), `u64` for the storage width `E(n)`
+//! ([`ArrayShape::element_bits`]).
+//!
+//! Checks happen once: building an offset plan or a tile grid checks that the storage, every stride and every
+//! tile size fit `usize`, so evaluating an offset of an index within the dimensions cannot overflow.
+//!
+//! ```
+//! use tensor_layout_core::ArrayShape;
+//! let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}")?;
+//! let (dim, offset, storage): (usize, usize, u128) = (s.dim_size(1)?, s.offset(&[2, 3])?, s.storage_elements()?);
+//! assert_eq!((dim, offset, storage), (5, 17, 24));
+//! # Ok::<(), tensor_layout_core::Error>(())
+//! ```
+//!
 //! ## Capacity
 //!
 //! Shapes have at most [`MAX_RANK`] (16) dimensions, layouts at most [`MAX_TILES`] (6) tile levels of at most

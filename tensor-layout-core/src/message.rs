@@ -80,6 +80,18 @@ impl<const N: usize> TextBuf<N> {
         self.push_u128(v as u128);
     }
 
+    /// Appends a `usize` in decimal.
+    ///
+    /// ```
+    /// use tensor_layout_core::print::TextBuf;
+    /// let mut b = TextBuf::<32>::new();
+    /// b.push_usize(4096);
+    /// assert_eq!(b.as_str(), "4096");
+    /// ```
+    pub const fn push_usize(&mut self, v: usize) {
+        self.push_u128(v as u128);
+    }
+
     /// Appends an unsigned 128-bit decimal number.
     ///
     /// ```
@@ -158,14 +170,14 @@ impl<const N: usize> TextBuf<N> {
 }
 
 /// Writes `n` and the noun that agrees with it: `1 entry`, `2 entries`.
-pub(crate) const fn count<const N: usize>(b: &mut TextBuf<N>, n: u64, one: &str, many: &str) {
-    b.push_u64(n);
+pub(crate) const fn count<const N: usize>(b: &mut TextBuf<N>, n: usize, one: &str, many: &str) {
+    b.push_usize(n);
     b.push_str(" ");
     b.push_str(plural(n, one, many));
 }
 
 /// The noun that agrees with `n`: `one` for 1, else `many`.
-pub(crate) const fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+pub(crate) const fn plural<'a>(n: usize, one: &'a str, many: &'a str) -> &'a str {
     if n == 1 {
         one
     } else {

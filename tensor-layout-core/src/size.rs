@@ -3,7 +3,7 @@
 
 use crate::shape::ArrayShape;
 use crate::tile::TileDim;
-use crate::tiling::{arithmetic_size, IndexError};
+use crate::tiling::{arithmetic_size, model_size, to_usize, IndexError};
 
 const fn round_up(n: u128, m: u128) -> Option<u128> {
     if m == 0 {
@@ -18,25 +18,26 @@ const fn round_up(n: u128, m: u128) -> Option<u128> {
 }
 
 impl ArrayShape {
-    /// The element count (product of the dimensions, bounds for `<=N`), or an error for `?`.
+    /// The element count (product of the dimensions, bounds for `<=N`); an error for `?` and for a count that
+    /// does not fit this target's `usize`.
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
     /// assert_eq!(ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().element_count().unwrap(), 15);
     /// assert_eq!(ArrayShape::parse("f32[]").unwrap().element_count().unwrap(), 1);
     /// ```
-    pub const fn element_count(&self) -> Result<u64, IndexError> {
+    pub const fn element_count(&self) -> Result<usize, IndexError> {
         let mut n: u64 = 1;
         let mut d = 0;
         while d < self.rank() {
-            match self.dim_size(d) {
+            match model_size(self, d) {
                 // Validation bounds the product by i64::MAX, so this cannot overflow.
                 Ok(s) => n = n.saturating_mul(s),
                 Err(e) => return Err(e),
             }
             d += 1;
         }
-        Ok(n)
+        to_usize(n as u128)
     }
 
     /// Storage bits per element: `E(n)` when set, else 8 times the type's byte width.

@@ -153,7 +153,7 @@ impl<E: Element, S: Source> Static<E, S> {
     pub const RANK: usize = Self::SHAPE.rank();
 
     const DIMS_ARRAY: ([usize; MAX_RANK], usize) = {
-        let mut dims = [0u64; MAX_RANK];
+        let mut dims = [0usize; MAX_RANK];
         let mut d = 0;
         while d < Self::RANK {
             dims[d] = match Self::SHAPE.dim_size(d) {
@@ -162,7 +162,7 @@ impl<E: Element, S: Source> Static<E, S> {
             };
             d += 1;
         }
-        usize_slice(&Self::SHAPE, dims.split_at(Self::RANK).0)
+        (dims, Self::RANK)
     };
 
     /// The dimensions, in logical order.
@@ -201,7 +201,14 @@ impl<E: Element, S: Source> Static<E, S> {
     };
 
     const STRIDES_ARRAY: ([usize; MAX_RANK], usize) = match Self::SHAPE.strides() {
-        Ok(s) => usize_slice(&Self::SHAPE, s.as_slice()),
+        Ok(s) => {
+            let (v, mut out, mut i) = (s.as_slice(), [0usize; MAX_RANK], 0);
+            while i < v.len() {
+                out[i] = v[i];
+                i += 1;
+            }
+            (out, v.len())
+        }
         Err(e) => fail(&Self::SHAPE, e),
     };
 
@@ -258,7 +265,7 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::ELEMENT_COUNT, 15);
     /// ```
     pub const ELEMENT_COUNT: usize = match Self::SHAPE.element_count() {
-        Ok(v) => to_usize(&Self::SHAPE, v as u128),
+        Ok(v) => v,
         Err(e) => fail(&Self::SHAPE, e),
     };
 
@@ -362,24 +369,7 @@ impl<E: Element, S: Source> Static<E, S> {
     /// assert!(T::try_offset(&[3, 0]).is_err());
     /// ```
     pub const fn try_offset(index: &[usize]) -> Result<usize, IndexError> {
-        if index.len() > MAX_RANK {
-            return Err(IndexError::WrongRank { expected: Self::RANK, found: index.len() });
-        }
-        let mut wide = [0u64; MAX_RANK];
-        let mut i = 0;
-        while i < index.len() {
-            wide[i] = index[i] as u64;
-            i += 1;
-        }
-        match Self::SHAPE.offset(wide.split_at(index.len()).0) {
-            Ok(v) => {
-                if v as u128 > usize::MAX as u128 {
-                    return Err(IndexError::ExceedsUsize { value: v as u128 });
-                }
-                Ok(v as usize)
-            }
-            Err(e) => Err(e),
-        }
+        Self::SHAPE.offset(index)
     }
 }
 

@@ -28,7 +28,7 @@ pub struct Cell {
     /// Offset in the storage, in elements.
     pub offset: usize,
     /// For each tile level, outermost first, the number of the tile of that level holding the element.
-    pub blocks: Vec<u64>,
+    pub blocks: Vec<usize>,
 }
 
 /// A 2-D slice of the logical grid: `rows x cols` cells in row-major order.
@@ -59,7 +59,7 @@ pub enum SlotView {
         /// Logical index.
         index: Vec<usize>,
         /// First-level tile.
-        block: Option<u64>,
+        block: Option<usize>,
     },
     /// Padding: a slot of a partial tile, of `L` alignment or of padded dimensions.
     Padding,
@@ -85,7 +85,7 @@ pub struct Picture {
     /// Bytes of storage.
     pub byte_size: usize,
     /// Palette entry of each first-level tile.
-    colours: HashMap<u64, usize>,
+    colours: HashMap<usize, usize>,
 }
 
 impl Picture {
@@ -102,10 +102,8 @@ impl Picture {
         let element_count = layout.element_count().map_err(|e| cannot(&e))?;
         let byte_size = layout.byte_size().map_err(|e| cannot(&e))?;
         let levels = TileLevels::of(&layout).map_err(|e| cannot(&e))?;
-        let dims: Vec<usize> = (0..layout.rank())
-            .map(|d| layout.shape().dim_size(d).map(|n| n as usize))
-            .collect::<Result<_, _>>()
-            .map_err(|e| cannot(&e))?;
+        let dims: Vec<usize> =
+            (0..layout.rank()).map(|d| layout.shape().dim_size(d)).collect::<Result<_, _>>().map_err(|e| cannot(&e))?;
         let rank = dims.len();
         let axes = match rank {
             0 => (None, None),
@@ -136,7 +134,7 @@ impl Picture {
             slots.push(match layout.slot(offset).map_err(|e| cannot(&e))? {
                 Slot::Padding => SlotView::Padding,
                 Slot::Element(i) => {
-                    let index: Vec<usize> = i.as_slice().iter().map(|&v| v as usize).collect();
+                    let index: Vec<usize> = i.as_slice().to_vec();
                     let block = if levels.levels.is_empty() { None } else { Some(levels.block(0, &index)) };
                     SlotView::Element { block: block.transpose().map_err(|e| cannot(&e))?, index }
                 }
@@ -158,7 +156,7 @@ impl Picture {
     }
 
     /// Palette entry of a first-level tile (0 when untiled).
-    pub fn colour(&self, block: Option<u64>) -> usize {
+    pub fn colour(&self, block: Option<usize>) -> usize {
         block.and_then(|b| self.colours.get(&b).copied()).unwrap_or(0)
     }
 
@@ -227,8 +225,8 @@ fn strip_width(levels: &TileLevels, cols: usize) -> usize {
 /// Colours first-level tiles: each its own when there are at most [`PALETTE_SIZE`], else greedily in order of
 /// first appearance, so that tiles sharing an edge in some slice get different palette entries (cycling only when
 /// a tile touches all of them).
-fn colour_tiles(slices: &[Slice]) -> HashMap<u64, usize> {
-    let mut neighbours: HashMap<u64, BTreeSet<u64>> = HashMap::new();
+fn colour_tiles(slices: &[Slice]) -> HashMap<usize, usize> {
+    let mut neighbours: HashMap<usize, BTreeSet<usize>> = HashMap::new();
     let mut order = Vec::new();
     for s in slices {
         for r in 0..s.rows {
@@ -245,7 +243,7 @@ fn colour_tiles(slices: &[Slice]) -> HashMap<u64, usize> {
         }
     }
     // Make the relation symmetric.
-    let pairs: Vec<(u64, u64)> = neighbours.iter().flat_map(|(&a, bs)| bs.iter().map(move |&b| (a, b))).collect();
+    let pairs: Vec<(usize, usize)> = neighbours.iter().flat_map(|(&a, bs)| bs.iter().map(move |&b| (a, b))).collect();
     for (a, b) in pairs {
         neighbours.entry(b).or_default().insert(a);
     }
@@ -253,7 +251,7 @@ fn colour_tiles(slices: &[Slice]) -> HashMap<u64, usize> {
         // Few tiles: one colour each, so that the memory strip tells every tile apart.
         return order.into_iter().enumerate().map(|(n, block)| (block, n)).collect();
     }
-    let mut colours: HashMap<u64, usize> = HashMap::new();
+    let mut colours: HashMap<usize, usize> = HashMap::new();
     for (n, block) in order.into_iter().enumerate() {
         let used: BTreeSet<usize> = neighbours[&block].iter().filter_map(|b| colours.get(b).copied()).collect();
         let free = (0..PALETTE_SIZE).find(|c| !used.contains(c)).unwrap_or(n % PALETTE_SIZE);

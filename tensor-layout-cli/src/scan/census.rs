@@ -29,7 +29,7 @@ pub struct LayoutCount {
     /// Storage bits per element.
     pub element_bits: u64,
     /// Elements of one array (`None` for a `?` dimension).
-    pub element_count: Option<u64>,
+    pub element_count: Option<usize>,
     /// Storage slots of one array, padding included (`None` when undefined).
     pub storage_elements: Option<u128>,
     /// Bytes of one array (`None` when undefined).
@@ -39,7 +39,7 @@ pub struct LayoutCount {
 impl LayoutCount {
     /// Padding slots of one array: storage minus elements.
     pub fn padding_elements(&self) -> Option<u128> {
-        Some(self.storage_elements? - u128::from(self.element_count?))
+        Some(self.storage_elements? - self.element_count? as u128)
     }
 
     /// Bytes of padding in one array: padding slots times the storage bits per element, in whole bytes.

@@ -212,7 +212,7 @@ fn invalid_report(census: &Census) -> String {
 struct JsonLayout<'a> {
     shape: &'a str,
     count: u64,
-    element_count: Option<u64>,
+    element_count: Option<usize>,
     storage_elements: Option<u128>,
     byte_size: Option<u128>,
     padding_elements: Option<u128>,

@@ -6,11 +6,23 @@ use super::TileGrid;
 use crate::dim::MAX_RANK;
 use crate::shape::ArrayShape;
 use crate::tile::TileDim;
-use crate::tiling::{self as walk, chain, IndexError};
+use crate::tiling::{self as walk, chain, to_usize, IndexError};
+
+/// `v` (a `u64` or `u128` size) as a `usize`, or return the error.
+macro_rules! fit {
+    ($v:expr) => {
+        match to_usize($v as u128) {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        }
+    };
+}
 
 impl ArrayShape {
     /// The first-level tile grid of this layout. Errors for layouts that combine dimensions (`*`), whose later
-    /// tiles reach outside the first-level tiles ([`IndexError::TilesNotNested`]), or whose sizes overflow.
+    /// tiles reach outside the first-level tiles ([`IndexError::TilesNotNested`]), or whose sizes do not fit this
+    /// target's `usize` ([`IndexError::ExceedsUsize`]). Checked once here, so a grid's own arithmetic never
+    /// overflows for indices within the dimensions.
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
@@ -93,7 +105,7 @@ impl ArrayShape {
             let mut p = 0;
             while p < n {
                 let d = m2m[n - 1 - p] as usize;
-                g.extent[d] = w.shape.dims[p];
+                g.extent[d] = fit!(w.shape.dims[p]);
                 g.order[k] = d as u8;
                 listed |= 1 << d;
                 k += 1;
@@ -108,10 +120,10 @@ impl ArrayShape {
                     let (op, entry) = chain::step(w.chains[j], 0);
                     if op == chain::DIV {
                         if let TileDim::Size(t) = tiles[0].dims[entry] {
-                            g.extent[d] = t;
+                            g.extent[d] = fit!(t);
                         }
                     }
-                    g.count[d] = w.shape.dims[j];
+                    g.count[d] = fit!(w.shape.dims[j]);
                     if listed & (1 << d) == 0 {
                         g.order[k] = d as u8;
                         listed |= 1 << d;
@@ -130,22 +142,26 @@ impl ArrayShape {
             }
             d += 1;
         }
+        let mut slots: u128 = 1;
         let mut j = outer;
         while j < total {
-            g.tile_slots = match g.tile_slots.checked_mul(w.shape.dims[j]) {
+            slots = match slots.checked_mul(w.shape.dims[j] as u128) {
                 Some(v) => v,
                 None => return Err(IndexError::Overflow),
             };
             j += 1;
         }
+        g.tile_slots = fit!(slots);
+        let mut count: u128 = 1;
         let mut d = 0;
         while d < n {
-            g.tiles = match g.tiles.checked_mul(g.count[d]) {
+            count = match count.checked_mul(g.count[d] as u128) {
                 Some(v) => v,
                 None => return Err(IndexError::Overflow),
             };
             d += 1;
         }
+        g.tiles = fit!(count);
         // Runs follow the most minor within-tile coordinate of size > 1 (its stride is 1).
         if n > 0 {
             g.run_dim = self.layout().minor_to_major()[0] as u8;
@@ -158,7 +174,8 @@ impl ArrayShape {
                 if owners != 0 {
                     let d = owners.trailing_zeros() as usize;
                     g.run_dim = d as u8;
-                    g.run_len = if tiles.is_empty() { w.shape.dims[j] } else { run_length(&plan, d, g.extent[d]) };
+                    g.run_len =
+                        if tiles.is_empty() { fit!(w.shape.dims[j]) } else { run_length(&plan, d, g.extent[d]) };
                 }
                 break;
             }
@@ -171,7 +188,7 @@ impl ArrayShape {
                 g.row_stride[d] = g.rows;
                 g.rows = match g.rows.checked_mul(g.extent[d]) {
                     Some(v) => v,
-                    None => return Err(IndexError::Overflow),
+                    None => return Err(IndexError::ExceedsUsize { value: g.rows as u128 * g.extent[d] as u128 }),
                 };
             }
             k += 1;

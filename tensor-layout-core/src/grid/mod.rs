@@ -29,26 +29,26 @@ mod runs;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TileGrid {
     rank: u8,
-    extent: [u64; MAX_RANK],
-    count: [u64; MAX_RANK],
+    extent: [usize; MAX_RANK],
+    count: [usize; MAX_RANK],
     /// Logical dimensions in the storage order of the tiles, most major first.
     order: [u8; MAX_RANK],
-    tile_slots: u64,
-    tiles: u64,
+    tile_slots: usize,
+    tiles: usize,
     run_dim: u8,
-    run_len: u64,
+    run_len: usize,
     /// The product of the extents of the dimensions other than the run dimension.
-    rows: u64,
+    rows: usize,
     /// For each dimension other than the run dimension: the number of rows per step of its local index (rows
     /// are numbered with the most minor dimension fastest).
-    row_stride: [u64; MAX_RANK],
+    row_stride: [usize; MAX_RANK],
     /// Row `r` of a full tile is one run starting at slot `r * run_len`.
     dense: bool,
 }
 
 /// `v / m` (a shift when `m` is a power of two); `None` when `m` is 0.
 #[inline(always)]
-const fn div(v: u64, m: u64) -> Option<u64> {
+const fn div(v: usize, m: usize) -> Option<usize> {
     if m == 0 {
         None
     } else if m.is_power_of_two() {
@@ -60,7 +60,7 @@ const fn div(v: u64, m: u64) -> Option<u64> {
 
 /// `v % m` (a mask when `m` is a power of two, as tile sizes mostly are); `None` when `m` is 0.
 #[inline(always)]
-const fn rem(v: u64, m: u64) -> Option<u64> {
+const fn rem(v: usize, m: usize) -> Option<usize> {
     if m == 0 {
         None
     } else if m.is_power_of_two() {
@@ -91,7 +91,7 @@ impl TileGrid {
     /// assert_eq!([g.tile_extent(0), g.tile_extent(1), g.tile_extent(2)], [1, 2, 2]);
     /// ```
     #[inline(always)]
-    pub const fn tile_extent(&self, d: usize) -> u64 {
+    pub const fn tile_extent(&self, d: usize) -> usize {
         if d < self.rank as usize {
             self.extent[d]
         } else {
@@ -107,7 +107,7 @@ impl TileGrid {
     /// assert_eq!([g.tiles_along(0), g.tiles_along(1), g.tiles_along(2)], [4, 2, 3]);
     /// ```
     #[inline(always)]
-    pub const fn tiles_along(&self, d: usize) -> u64 {
+    pub const fn tiles_along(&self, d: usize) -> usize {
         if d < self.rank as usize {
             self.count[d]
         } else {
@@ -122,7 +122,7 @@ impl TileGrid {
     /// assert_eq!(ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().tile_grid().unwrap().tile_count(), 6);
     /// ```
     #[inline(always)]
-    pub const fn tile_count(&self) -> u64 {
+    pub const fn tile_count(&self) -> usize {
         self.tiles
     }
 
@@ -135,7 +135,7 @@ impl TileGrid {
     /// assert_eq!(g.tile_slots(), 72); // 8x6 regrouped as (3,2,3,4): 8 rows pad to 9, 6 columns to 8
     /// ```
     #[inline(always)]
-    pub const fn tile_slots(&self) -> u64 {
+    pub const fn tile_slots(&self) -> usize {
         self.tile_slots
     }
 
@@ -163,8 +163,8 @@ impl TileGrid {
     /// assert_eq!(g.tile_start(4), s.offset(&[2, 2]).unwrap());
     /// ```
     #[inline(always)]
-    pub const fn tile_of(&self, index: &[u64]) -> u64 {
-        let mut n: u64 = 0;
+    pub const fn tile_of(&self, index: &[usize]) -> usize {
+        let mut n: usize = 0;
         let mut k = 0;
         while k < self.rank as usize {
             let d = self.order[k] as usize;
@@ -187,8 +187,8 @@ impl TileGrid {
     /// assert_eq!(g.tile_origin(4).as_slice(), &[2, 2]);
     /// ```
     #[inline(always)]
-    pub const fn tile_origin(&self, tile: u64) -> Index {
-        let mut values = [0u64; MAX_RANK];
+    pub const fn tile_origin(&self, tile: usize) -> Index {
+        let mut values = [0usize; MAX_RANK];
         let mut rest = tile;
         let mut k = self.rank as usize;
         while k > 0 {
@@ -212,7 +212,7 @@ impl TileGrid {
     /// assert_eq!(g.tile_start(2), 8);
     /// ```
     #[inline(always)]
-    pub const fn tile_start(&self, tile: u64) -> u64 {
+    pub const fn tile_start(&self, tile: usize) -> usize {
         tile.wrapping_mul(self.tile_slots)
     }
 
@@ -226,7 +226,7 @@ impl TileGrid {
     /// assert_eq!(g.valid_extent(0, 0, 3), 2);
     /// ```
     #[inline(always)]
-    pub const fn valid_extent(&self, d: usize, origin: u64, size: u64) -> u64 {
+    pub const fn valid_extent(&self, d: usize, origin: usize, size: usize) -> usize {
         let extent = self.tile_extent(d);
         let left = size.saturating_sub(origin);
         if left < extent {
@@ -246,7 +246,7 @@ impl TileGrid {
     /// assert!(!g.is_full_along(1, 300));
     /// ```
     #[inline(always)]
-    pub const fn is_full_along(&self, d: usize, size: u64) -> bool {
+    pub const fn is_full_along(&self, d: usize, size: usize) -> bool {
         d < self.rank as usize && self.count[d] as u128 * self.extent[d] as u128 == size as u128
     }
 
@@ -272,7 +272,7 @@ impl TileGrid {
     /// assert_eq!((g.run_dimension(), g.run_length()), (1, 4));
     /// ```
     #[inline(always)]
-    pub const fn run_length(&self) -> u64 {
+    pub const fn run_length(&self) -> usize {
         self.run_len
     }
 
@@ -285,7 +285,7 @@ impl TileGrid {
     /// assert_eq!(g.tile_rows(), 8); // 1 x 8 rows of 128
     /// ```
     #[inline(always)]
-    pub const fn tile_rows(&self) -> u64 {
+    pub const fn tile_rows(&self) -> usize {
         self.rows
     }
 
@@ -299,7 +299,7 @@ impl TileGrid {
     /// assert_eq!((g.row_local(5, 0), g.row_local(5, 1)), (1, 2)); // row 5 = 1 * 3 + 2
     /// ```
     #[inline(always)]
-    pub const fn row_local(&self, row: u64, d: usize) -> u64 {
+    pub const fn row_local(&self, row: usize, d: usize) -> usize {
         if d >= self.rank as usize || d == self.run_dim as usize {
             return 0;
         }
@@ -335,7 +335,7 @@ impl TileGrid {
     /// assert_eq!([g.run_remaining(0), g.run_remaining(3), g.run_remaining(4), g.run_remaining(7)], [4, 1, 2, 3]);
     /// ```
     #[inline(always)]
-    pub const fn run_remaining(&self, e: u64) -> u64 {
+    pub const fn run_remaining(&self, e: usize) -> usize {
         let extent = self.tile_extent(self.run_dim as usize);
         let local = match rem(e, extent) {
             Some(v) => v,

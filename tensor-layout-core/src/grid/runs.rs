@@ -6,7 +6,7 @@ use crate::plan::OffsetPlan;
 
 /// Tile extents past this are not searched for runs element by element: such dimensions get runs of their whole
 /// extent when one within-tile coordinate follows them, else runs of one element.
-const RUN_SEARCH_LIMIT: u64 = 1 << 16;
+const RUN_SEARCH_LIMIT: usize = 1 << 16;
 
 /// Whether each row of a full tile is a single run, row `r` starting at slot `r * run_len`: the run covers the
 /// tile's extent along the run dimension, and every other dimension's offset is its row stride times the run
@@ -15,9 +15,9 @@ pub(super) const fn dense_rows(
     plan: &OffsetPlan,
     rank: usize,
     rd: usize,
-    run_len: u64,
-    extent: &[u64; MAX_RANK],
-    row_stride: &[u64; MAX_RANK],
+    run_len: usize,
+    extent: &[usize; MAX_RANK],
+    row_stride: &[usize; MAX_RANK],
 ) -> bool {
     if rank == 0 || run_len != extent[rd] {
         return false;
@@ -48,7 +48,7 @@ pub(super) const fn dense_rows(
 /// The length of the runs along dimension `d` inside a tile of extent `extent` along it: the number of
 /// consecutive indices from 0 whose offsets are consecutive, provided every later run (starting at a multiple of
 /// it) is as long or ends with the tile; 1 otherwise.
-pub(super) const fn run_length(plan: &OffsetPlan, d: usize, extent: u64) -> u64 {
+pub(super) const fn run_length(plan: &OffsetPlan, d: usize, extent: usize) -> usize {
     if extent > RUN_SEARCH_LIMIT {
         // One within-tile term: the coordinate is the index itself, with stride 1.
         let terms = plan.terms(d);

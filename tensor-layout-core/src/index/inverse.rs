@@ -4,7 +4,7 @@ use super::{Index, Slot};
 use crate::dim::MAX_RANK;
 use crate::shape::ArrayShape;
 use crate::tile::{PhysicalShape, Tile, TileDim, MAX_PHYSICAL_RANK, MAX_TILES};
-use crate::tiling::{self as walk, IndexError, Walk};
+use crate::tiling::{self as walk, model_size, to_usize, IndexError, Walk};
 
 impl ArrayShape {
     /// What storage slot `offset` holds: the inverse of [`ArrayShape::offset`]. Errors when `offset` is past
@@ -17,13 +17,14 @@ impl ArrayShape {
     /// assert!(matches!(s.slot(3).unwrap(), Slot::Element(i) if i.as_slice() == [0, 1]));
     /// assert!(s.slot(15).is_err());
     /// ```
-    pub const fn slot(&self, offset: u64) -> Result<Slot, IndexError> {
+    pub const fn slot(&self, offset: usize) -> Result<Slot, IndexError> {
         let storage = match self.storage_elements() {
             Ok(v) => v,
             Err(e) => return Err(e),
         };
         if offset as u128 >= storage {
-            return Err(IndexError::OffsetOutOfRange { offset, storage });
+            // `storage <= offset`, so it fits a `usize`.
+            return Err(IndexError::OffsetOutOfRange { offset, storage: storage as usize });
         }
         // The shape before each tile level, to undo the levels from last to first.
         let mut before = [PhysicalShape::EMPTY; MAX_TILES];
@@ -47,7 +48,7 @@ impl ArrayShape {
         if offset as u128 >= total {
             return Ok(Slot::Padding);
         }
-        let mut rest = offset;
+        let mut rest = offset as u64;
         let mut i = w.shape.len as usize;
         while i > 0 {
             i -= 1;
@@ -68,20 +69,25 @@ impl ArrayShape {
         // Physical order back to logical order; padded dimensions hold padding past the logical size.
         let n = self.rank();
         let m2m = self.layout().minor_to_major();
-        let mut out = [0u64; MAX_RANK];
+        let mut physical = [0u64; MAX_RANK];
         let mut p = 0;
         while p < n {
             let logical = m2m[n - 1 - p] as usize;
-            out[logical] = w.index[p];
+            physical[logical] = w.index[p];
             p += 1;
         }
+        let mut out = [0usize; MAX_RANK];
         let mut d = 0;
         while d < n {
-            match self.dim_size(d) {
-                Ok(size) if out[d] >= size => return Ok(Slot::Padding),
+            match model_size(self, d) {
+                Ok(size) if physical[d] >= size => return Ok(Slot::Padding),
                 Ok(_) => {}
                 Err(e) => return Err(e),
             }
+            out[d] = match to_usize(physical[d] as u128) {
+                Ok(v) => v,
+                Err(e) => return Err(e),
+            };
             d += 1;
         }
         Ok(Slot::Element(Index { len: n as u8, values: out }))

@@ -1,9 +1,11 @@
-//! Indices: the offset of a logical index (spec §4, by the walk of [`crate::tiling`]), its inverse, untiled strides, negative dimension numbers, the
-//! true number of dimensions and dimension letters (spec §4 "other facts").
+//! Indices: the offset of a logical index (spec §4, by the walk of [`crate::tiling`]), its inverse, untiled
+//! strides, negative dimension numbers, the true number of dimensions and dimension letters (spec §4 "other
+//! facts"). Indices, offsets, slots and strides are `usize`; one that does not fit is an
+//! [`IndexError::ExceedsUsize`].
 
 use crate::dim::{Dim, MAX_RANK};
 use crate::shape::ArrayShape;
-use crate::tiling::{self as walk, IndexError};
+use crate::tiling::{self as walk, to_usize, IndexError};
 
 mod inverse;
 
@@ -17,7 +19,7 @@ mod inverse;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Index {
     pub(crate) len: u8,
-    pub(crate) values: [u64; MAX_RANK],
+    pub(crate) values: [usize; MAX_RANK],
 }
 
 impl Index {
@@ -27,7 +29,7 @@ impl Index {
     /// use tensor_layout_core::Index;
     /// assert!(Index::new(&[0; 17]).is_none());
     /// ```
-    pub const fn new(values: &[u64]) -> Option<Index> {
+    pub const fn new(values: &[usize]) -> Option<Index> {
         if values.len() > MAX_RANK {
             return None;
         }
@@ -44,10 +46,10 @@ impl Index {
     ///
     /// ```
     /// use tensor_layout_core::Index;
-    /// assert_eq!(Index::new(&[]).unwrap().as_slice(), &[] as &[u64]);
+    /// assert_eq!(Index::new(&[]).unwrap().as_slice(), &[] as &[usize]);
     /// ```
     #[inline]
-    pub const fn as_slice(&self) -> &[u64] {
+    pub const fn as_slice(&self) -> &[usize] {
         self.values.split_at(self.len as usize).0
     }
 }
@@ -78,7 +80,7 @@ pub enum Slot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Strides {
     pub(crate) len: u8,
-    pub(crate) values: [u64; MAX_RANK],
+    pub(crate) values: [usize; MAX_RANK],
 }
 
 impl Strides {
@@ -90,7 +92,7 @@ impl Strides {
     /// assert_eq!(s.strides().unwrap().as_slice(), &[1, 2]);
     /// ```
     #[inline]
-    pub const fn as_slice(&self) -> &[u64] {
+    pub const fn as_slice(&self) -> &[usize] {
         self.values.split_at(self.len as usize).0
     }
 }
@@ -104,12 +106,12 @@ impl ArrayShape {
     /// assert_eq!(s.offset(&[3, 0, 17, 300]).unwrap(), 63_178_841);
     /// assert!(s.offset(&[8, 0, 0, 0]).is_err());
     /// ```
-    pub const fn offset(&self, index: &[u64]) -> Result<u64, IndexError> {
+    pub const fn offset(&self, index: &[usize]) -> Result<usize, IndexError> {
         if let Err(e) = walk::check_index(self, index) {
             return Err(e);
         }
         match walk::walk(self, index) {
-            Ok(w) => walk::row_major(&w.shape, &w.index),
+            Ok(w) => linear(&w),
             Err(e) => Err(e),
         }
     }
@@ -124,7 +126,7 @@ impl ArrayShape {
     /// let p = ArrayShape::parse("bf16[4,8]{1,0:T(2,4)(2,1)}").unwrap();
     /// assert_eq!(p.tile_number(&[0, 5], 1).unwrap(), p.tile_number(&[1, 5], 1).unwrap()); // a row pair
     /// ```
-    pub const fn tile_number(&self, index: &[u64], level: usize) -> Result<u64, IndexError> {
+    pub const fn tile_number(&self, index: &[usize], level: usize) -> Result<usize, IndexError> {
         if let Err(e) = walk::check_index(self, index) {
             return Err(e);
         }
@@ -137,7 +139,7 @@ impl ArrayShape {
             Err(e) => return Err(e),
         };
         w.shape.len -= tiles[level].tiled_entries() as u8;
-        walk::row_major(&w.shape, &w.index)
+        linear(&w)
     }
 
     /// Splits the logical dimensions into independent groups: the offset is the sum, over the groups, of the
@@ -203,11 +205,11 @@ impl ArrayShape {
     /// let total = s.partial_offset(&[2, 3], 0b01).unwrap() + s.partial_offset(&[2, 3], 0b10).unwrap();
     /// assert_eq!(total, s.offset(&[2, 3]).unwrap());
     /// ```
-    pub const fn partial_offset(&self, index: &[u64], mask: u16) -> Result<u64, IndexError> {
+    pub const fn partial_offset(&self, index: &[usize], mask: u16) -> Result<usize, IndexError> {
         if let Err(e) = walk::check_index(self, index) {
             return Err(e);
         }
-        let mut masked = [0u64; MAX_RANK];
+        let mut masked = [0usize; MAX_RANK];
         let mut d = 0;
         while d < index.len() {
             if mask & (1 << d) != 0 {
@@ -216,7 +218,7 @@ impl ArrayShape {
             d += 1;
         }
         match walk::walk(self, masked.split_at(index.len()).0) {
-            Ok(w) => walk::row_major(&w.shape, &w.index),
+            Ok(w) => linear(&w),
             Err(e) => Err(e),
         }
     }
@@ -240,7 +242,10 @@ impl ArrayShape {
         let mut k = 0;
         while k < n {
             let d = m2m[k] as usize;
-            out.values[d] = stride;
+            out.values[d] = match to_usize(stride as u128) {
+                Ok(v) => v,
+                Err(e) => return Err(e),
+            };
             k += 1;
             if k == n {
                 break;
@@ -323,4 +328,12 @@ pub const fn dimension_letter(rank: usize, d: usize) -> Option<char> {
         return None;
     }
     Some(LETTERS[4 - rank + d])
+}
+
+/// The row-major position of a walk's index in its shape, as a `usize`.
+const fn linear(w: &walk::Walk) -> Result<usize, IndexError> {
+    match walk::row_major(&w.shape, &w.index) {
+        Ok(v) => to_usize(v as u128),
+        Err(e) => Err(e),
+    }
 }

@@ -28,16 +28,16 @@ pub enum IndexError {
         /// The dimension.
         dimension: usize,
         /// The index entry.
-        index: u64,
+        index: usize,
         /// The dimension size.
-        size: u64,
+        size: usize,
     },
     /// An offset at or past the storage.
     OffsetOutOfRange {
         /// The offset.
-        offset: u64,
+        offset: usize,
         /// Storage slots.
-        storage: u128,
+        storage: usize,
     },
     /// A dimension number outside `-rank..rank`.
     DimensionOutOfRange {
@@ -100,34 +100,34 @@ impl IndexError {
         match *self {
             I::WrongRank { expected, found } => {
                 b.push_str("index has ");
-                count(b, found as u64, "entry", "entries");
+                count(b, found, "entry", "entries");
                 b.push_str(" but the shape has ");
-                count(b, expected as u64, "dimension", "dimensions");
+                count(b, expected, "dimension", "dimensions");
             }
             I::OutOfBounds { dimension, index, size } => {
                 b.push_str("index ");
-                b.push_u64(index);
+                b.push_usize(index);
                 b.push_str(" is out of bounds for dimension ");
-                b.push_u64(dimension as u64);
+                b.push_usize(dimension);
                 b.push_str(" of size ");
-                b.push_u64(size);
+                b.push_usize(size);
             }
             I::OffsetOutOfRange { offset, storage } => {
                 b.push_str("offset ");
-                b.push_u64(offset);
+                b.push_usize(offset);
                 b.push_str(" is past the storage of ");
-                b.push_u128(storage);
+                b.push_usize(storage);
                 b.push_str(" elements");
             }
             I::DimensionOutOfRange { dimension, rank } => {
                 b.push_str("dimension ");
                 b.push_i64(dimension);
                 b.push_str(" is out of range for ");
-                count(b, rank as u64, "dimension", "dimensions");
+                count(b, rank, "dimension", "dimensions");
             }
             I::UnboundedDimension { dimension } => {
                 b.push_str("dimension ");
-                b.push_u64(dimension as u64);
+                b.push_usize(dimension);
                 b.push_str(" is unbounded (`?`) and has no size");
             }
             I::Overflow => b.push_str("size arithmetic overflows 64 bits"),
@@ -137,14 +137,14 @@ impl IndexError {
             I::ZeroTile => b.push_str("tile sizes must be positive"),
             I::Capacity => {
                 b.push_str("the tiled shape has more than ");
-                b.push_u64(MAX_PHYSICAL_RANK as u64);
+                b.push_usize(MAX_PHYSICAL_RANK);
                 b.push_str(" dimensions");
             }
             I::NoSuchTileLevel { level, levels } => {
                 b.push_str("tile level ");
-                b.push_u64(level as u64);
+                b.push_usize(level);
                 b.push_str(" does not exist: the layout has ");
-                count(b, levels as u64, "tile level", "tile levels");
+                count(b, levels, "tile level", "tile levels");
             }
             I::CombinedDimensions => {
                 b.push_str("offsets of a layout that combines dimensions (`*`) depend on several indices at once")
@@ -155,7 +155,7 @@ impl IndexError {
             }
             I::TilesNotNested { level } => {
                 b.push_str("tile level ");
-                b.push_u64(level as u64);
+                b.push_usize(level);
                 b.push_str(" reaches outside the first-level tiles, which are therefore not contiguous blocks");
             }
         }

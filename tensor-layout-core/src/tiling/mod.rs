@@ -10,22 +10,19 @@ mod error;
 pub use error::IndexError;
 
 impl ArrayShape {
-    /// The size of logical dimension `d` used for arithmetic (the bound of a `<=N` dimension).
-    /// Errors for `?` and for `d >= rank`.
+    /// The size of logical dimension `d` used for arithmetic (the bound of a `<=N` dimension). Errors for `?`,
+    /// for `d >= rank` and for a size that does not fit this target's `usize` ([`IndexError::ExceedsUsize`]).
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
     /// let s = ArrayShape::parse("f32[2,<=9]").unwrap();
-    /// assert_eq!(s.dim_size(1).unwrap(), 9);
+    /// assert_eq!(s.dim_size(1), Ok(9usize));
     /// assert!(ArrayShape::parse("f32[?]").unwrap().dim_size(0).is_err());
     /// ```
-    pub const fn dim_size(&self, d: usize) -> Result<u64, IndexError> {
-        if d >= self.rank() {
-            return Err(IndexError::DimensionOutOfRange { dimension: d as i64, rank: self.rank() });
-        }
-        match self.0.dims[d].size() {
-            Some(n) => Ok(n),
-            None => Err(IndexError::UnboundedDimension { dimension: d }),
+    pub const fn dim_size(&self, d: usize) -> Result<usize, IndexError> {
+        match model_size(self, d) {
+            Ok(n) => to_usize(n as u128),
+            Err(e) => Err(e),
         }
     }
 
@@ -58,6 +55,30 @@ impl ArrayShape {
             Ok(w) => Ok(w.shape),
             Err(e) => Err(e),
         }
+    }
+}
+
+// Indices are `usize` and the walk's arithmetic is `u64` (XLA's, whatever the target): `as u64` widens an index
+// without loss on every target Rust supports.
+const _: () = assert!(usize::BITS <= u64::BITS);
+
+/// `v` as a `usize`, or [`IndexError::ExceedsUsize`]: how every size and offset crosses into `usize`.
+pub(crate) const fn to_usize(v: u128) -> Result<usize, IndexError> {
+    if v > usize::MAX as u128 {
+        Err(IndexError::ExceedsUsize { value: v })
+    } else {
+        Ok(v as usize)
+    }
+}
+
+/// The size of logical dimension `d` as the model holds it (XLA's 64 bits).
+pub(crate) const fn model_size(s: &ArrayShape, d: usize) -> Result<u64, IndexError> {
+    if d >= s.rank() {
+        return Err(IndexError::DimensionOutOfRange { dimension: d as i64, rank: s.rank() });
+    }
+    match s.0.dims[d].size() {
+        Some(n) => Ok(n),
+        None => Err(IndexError::UnboundedDimension { dimension: d }),
     }
 }
 
@@ -119,11 +140,11 @@ pub(crate) const fn arithmetic_size(s: &ArrayShape, d: usize) -> Result<u64, Ind
     if let Some(p) = &s.0.layout.padding {
         return Ok(p.dims[d]);
     }
-    s.dim_size(d)
+    model_size(s, d)
 }
 
 /// Physical reordering (spec §4.1): sizes and index listed most major first.
-pub(crate) const fn start(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexError> {
+pub(crate) const fn start(s: &ArrayShape, index: &[usize]) -> Result<Walk, IndexError> {
     let n = s.rank();
     let m2m = s.layout().minor_to_major();
     let mut w = Walk {
@@ -140,7 +161,7 @@ pub(crate) const fn start(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexEr
             Err(e) => return Err(e),
         };
         if p < index.len() && logical < index.len() {
-            w.index[p] = index[logical];
+            w.index[p] = index[logical] as u64;
         }
         w.owners[p] = 1 << logical;
         w.chains[p] = chain::of(logical);
@@ -248,12 +269,12 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile, level: usize) -> Resul
 }
 
 /// Runs every tiling step of the layout.
-pub(crate) const fn walk(s: &ArrayShape, index: &[u64]) -> Result<Walk, IndexError> {
+pub(crate) const fn walk(s: &ArrayShape, index: &[usize]) -> Result<Walk, IndexError> {
     walk_levels(s, index, s.layout().tiles().len())
 }
 
 /// Runs the first `levels` tiling steps of the layout.
-pub(crate) const fn walk_levels(s: &ArrayShape, index: &[u64], levels: usize) -> Result<Walk, IndexError> {
+pub(crate) const fn walk_levels(s: &ArrayShape, index: &[usize], levels: usize) -> Result<Walk, IndexError> {
     let mut w = match start(s, index) {
         Ok(w) => w,
         Err(e) => return Err(e),
@@ -288,18 +309,19 @@ pub(crate) const fn row_major(shape: &PhysicalShape, index: &[u64; MAX_PHYSICAL_
 }
 
 /// Checks that `index` has the shape's rank and lies within the logical dimensions.
-pub(crate) const fn check_index(s: &ArrayShape, index: &[u64]) -> Result<(), IndexError> {
+pub(crate) const fn check_index(s: &ArrayShape, index: &[usize]) -> Result<(), IndexError> {
     if index.len() != s.rank() {
         return Err(IndexError::WrongRank { expected: s.rank(), found: index.len() });
     }
     let mut d = 0;
     while d < index.len() {
-        let size = match s.dim_size(d) {
+        let size = match model_size(s, d) {
             Ok(v) => v,
             Err(e) => return Err(e),
         };
-        if index[d] >= size {
-            return Err(IndexError::OutOfBounds { dimension: d, index: index[d], size });
+        if index[d] as u64 >= size {
+            // `size <= index[d]`, so it fits a `usize`.
+            return Err(IndexError::OutOfBounds { dimension: d, index: index[d], size: size as usize });
         }
         d += 1;
     }

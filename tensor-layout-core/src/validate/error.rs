@@ -182,13 +182,13 @@ impl fmt::Display for ValidationError {
             V::MinorToMajorLength { rank, entries } => write!(
                 f,
                 "minor_to_major has {entries} {} but the shape has {rank} {}",
-                plural(entries as u64, "entry", "entries"),
-                plural(rank as u64, "dimension", "dimensions")
+                plural(entries, "entry", "entries"),
+                plural(rank, "dimension", "dimensions")
             ),
             V::MinorToMajorOutOfBounds { position, value, rank } => write!(
                 f,
                 "minor_to_major value {value} (entry {position}) is out of bounds for {rank} {}",
-                plural(rank as u64, "dimension", "dimensions")
+                plural(rank, "dimension", "dimensions")
             ),
             V::MinorToMajorDuplicate { position, value } => {
                 write!(f, "minor_to_major has duplicate value {value} (entry {position})")
@@ -216,7 +216,7 @@ impl fmt::Display for ValidationError {
             V::SplitDimensionOutOfBounds { dimension, rank } => write!(
                 f,
                 "split configuration names physical dimension {dimension}, out of bounds for {rank} {}",
-                plural(rank as u64, "dimension", "dimensions")
+                plural(rank, "dimension", "dimensions")
             ),
             V::SplitDimensionDuplicate { dimension } => {
                 write!(f, "two split configurations name physical dimension {dimension}")
@@ -231,8 +231,8 @@ impl fmt::Display for ValidationError {
             V::PaddedDimensionsCount { rank, entries } => write!(
                 f,
                 "`pad(..)` has {entries} {} but the shape has {rank} {}",
-                plural(entries as u64, "entry", "entries"),
-                plural(rank as u64, "dimension", "dimensions")
+                plural(entries, "entry", "entries"),
+                plural(rank, "dimension", "dimensions")
             ),
             V::PaddedDimensionTooSmall { dimension, padded, size } => {
                 write!(f, "dimension {dimension} is padded to {padded}, smaller than its size {size}")

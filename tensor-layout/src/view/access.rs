@@ -25,7 +25,7 @@ pub(crate) fn checked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> Resu
     }
     for (d, (&i, &size)) in index.iter().zip(dims).enumerate() {
         if i >= size {
-            return Err(IndexError::OutOfBounds { dimension: d, index: i as u64, size: size as u64 });
+            return Err(IndexError::OutOfBounds { dimension: d, index: i, size });
         }
     }
     Ok(unchecked_offset(layout, index))
@@ -37,11 +37,11 @@ pub(crate) fn checked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> Resu
 pub(crate) fn unchecked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> usize {
     match layout.plan() {
         Some(p) => {
-            let mut sum = 0u64;
+            let mut sum = 0usize;
             for (d, &i) in index.iter().enumerate() {
-                sum = sum.wrapping_add(p.dimension_offset(d, i as u64));
+                sum = sum.wrapping_add(p.dimension_offset(d, i));
             }
-            sum as usize
+            sum
         }
         None => walk_offset(layout, index),
     }
@@ -49,12 +49,8 @@ pub(crate) fn unchecked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> us
 
 #[cold]
 fn walk_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> usize {
-    let mut wide = [0u64; tensor_layout_core::MAX_RANK];
-    for (w, &i) in wide.iter_mut().zip(index) {
-        *w = i as u64;
-    }
-    match layout.shape().offset(&wide[..index.len().min(wide.len())]) {
-        Ok(v) => v as usize,
+    match layout.shape().offset(index) {
+        Ok(v) => v,
         Err(_) => usize::MAX,
     }
 }
@@ -88,7 +84,7 @@ impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
     #[inline]
     pub fn get(&self, index: &[usize]) -> Result<&'a E, IndexError> {
         let at = checked_offset(&self.layout, index)?;
-        self.data.get(at).ok_or(IndexError::OffsetOutOfRange { offset: at as u64, storage: self.data.len() as u128 })
+        self.data.get(at).ok_or(IndexError::OffsetOutOfRange { offset: at, storage: self.data.len() })
     }
 
     /// The element at a logical index, without checking the index.
@@ -143,7 +139,7 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     #[inline]
     pub fn get(&self, index: &[usize]) -> Result<&E, IndexError> {
         let at = checked_offset(&self.layout, index)?;
-        self.data.get(at).ok_or(IndexError::OffsetOutOfRange { offset: at as u64, storage: self.data.len() as u128 })
+        self.data.get(at).ok_or(IndexError::OffsetOutOfRange { offset: at, storage: self.data.len() })
     }
 
     /// The element at a logical index, mutable.
@@ -159,8 +155,8 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     #[inline]
     pub fn get_mut(&mut self, index: &[usize]) -> Result<&mut E, IndexError> {
         let at = checked_offset(&self.layout, index)?;
-        let storage = self.data.len() as u128;
-        self.data.get_mut(at).ok_or(IndexError::OffsetOutOfRange { offset: at as u64, storage })
+        let storage = self.data.len();
+        self.data.get_mut(at).ok_or(IndexError::OffsetOutOfRange { offset: at, storage })
     }
 
     /// Writes the element at a logical index.

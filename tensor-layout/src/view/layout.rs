@@ -86,7 +86,7 @@ const fn tiles_full(grid: Option<&TileGrid>, dims: &[usize]) -> bool {
     };
     let mut d = 0;
     while d < dims.len() {
-        if !g.is_full_along(d, dims[d] as u64) {
+        if !g.is_full_along(d, dims[d]) {
             return false;
         }
         d += 1;
@@ -186,11 +186,11 @@ impl Geometry {
         let rank = shape.rank();
         let mut dims = [0usize; MAX_RANK];
         for (d, slot) in dims.iter_mut().enumerate().take(rank) {
-            *slot = to_usize(shape.dim_size(d)? as u128)?;
+            *slot = shape.dim_size(d)?;
         }
         let storage = to_usize(shape.storage_elements()?)?;
         let bytes = to_usize(shape.byte_size()?)?;
-        let elements = to_usize(shape.element_count()? as u128)?;
+        let elements = shape.element_count()?;
         let plan = shape.offset_plan().ok();
         let grid = shape.tile_grid().ok();
         let padding = shape.padding_pattern();
