@@ -131,7 +131,24 @@ impl ArrayShape {
     }
 }
 
+impl Term {
+    /// How the coordinate follows from the index: the tiling steps of its chain.
+    pub(crate) const fn chain(&self) -> u64 {
+        self.chain
+    }
+}
+
 impl OffsetPlan {
+    /// The number of tile levels.
+    pub(crate) const fn levels(&self) -> usize {
+        self.levels as usize
+    }
+
+    /// The size of entry `entry` of tile level `level` (0 for `*` and past the tile).
+    pub(crate) const fn tile_size(&self, level: usize, entry: usize) -> usize {
+        self.sizes[level][entry]
+    }
+
     /// The terms of logical dimension `d`.
     ///
     /// ```
@@ -154,8 +171,15 @@ impl OffsetPlan {
     /// ```
     #[inline(always)]
     pub const fn coordinate(&self, term: &Term, e: usize) -> usize {
+        self.coordinate_from(term, 0, e)
+    }
+
+    /// The coordinate a term computes from the value `e` its chain holds before level `first`: the steps of the
+    /// levels from `first` on.
+    #[inline(always)]
+    pub(crate) const fn coordinate_from(&self, term: &Term, first: usize, e: usize) -> usize {
         let mut v = e;
-        let mut level = 0;
+        let mut level = first;
         while level < self.levels as usize {
             let (op, entry) = chain::step(term.chain, level);
             let t = self.sizes[level][entry];
