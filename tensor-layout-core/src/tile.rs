@@ -242,7 +242,9 @@ impl Tiles {
     }
 }
 
-/// A shape in physical terms (most major first), with capacity for the final tiled shape.
+/// A shape in physical terms (most major first), with capacity for the final tiled shape. Its sizes are XLA's
+/// 64-bit arithmetic (`u64`), which may pass a 32-bit target's `usize`; what addresses memory converts them with a
+/// check.
 ///
 /// ```
 /// use tensor_layout_core::ArrayShape;

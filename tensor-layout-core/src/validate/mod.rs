@@ -283,7 +283,7 @@ const I64_MAX: u64 = i64::MAX as u64;
 
 /// The size rules of validation (spec §3 "Sizes", as XLA's `ValidateShapeSize`): every dimension and the product
 /// of the dimensions fit in `i64` ("dimensions overflow"), and so does the unpacked byte size. Derived sizes
-/// (tiled storage, `L`, bits) are exact `u128` queries; 64-bit consumers check them where they convert.
+/// (tiled storage, `L`, bits) are exact `u128` queries; consumers in `usize` check them where they convert.
 pub(crate) const fn check_sizes(p: &ParsedArray) -> Result<(), ValidationError> {
     let dims = p.dims();
     let mut product: u64 = 1;
