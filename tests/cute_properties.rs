@@ -380,17 +380,17 @@ proptest! {
             prop_assert!(text.contains('*'), "{}: {}", text, Layout::from_xla(&shape).unwrap_err());
             return Ok(());
         };
-        let dims: Vec<u64> = (0..shape.rank()).map(|d| shape.dim_size(d).unwrap()).collect();
-        let count: u64 = dims.iter().product();
+        let dims: Vec<usize> = (0..shape.rank()).map(|d| shape.dim_size(d).unwrap()).collect();
+        let count: usize = dims.iter().product();
         for n in 0..count {
-            let mut index = vec![0u64; dims.len()];
+            let mut index = vec![0usize; dims.len()];
             let mut rest = n;
             for d in (0..dims.len()).rev() {
                 index[d] = rest % dims[d];
                 rest /= dims[d];
             }
-            let coord = IntTuple::flat(&index.iter().map(|&v| v as usize).collect::<Vec<_>>()).unwrap();
-            prop_assert_eq!(cute.crd2idx(&coord).unwrap() as u64, shape.offset(&index).unwrap(), "{} -> {}", text, cute);
+            let coord = IntTuple::flat(&index).unwrap();
+            prop_assert_eq!(cute.crd2idx(&coord).unwrap(), shape.offset(&index).unwrap(), "{} -> {}", text, cute);
         }
     }
 }

@@ -47,7 +47,7 @@ fn every_qualifying_vector_layout_converts_with_identical_offsets() {
             let expected: Vec<usize> =
                 offsets.split(' ').filter(|s| !s.is_empty()).map(|s| s.parse().unwrap()).collect();
             total += 1;
-            let dims: Vec<usize> = (0..shape.rank()).map(|d| shape.dim_size(d).unwrap() as usize).collect();
+            let dims: Vec<usize> = (0..shape.rank()).map(|d| shape.dim_size(d).unwrap()).collect();
             match Layout::from_xla(&shape) {
                 Ok(cute) => {
                     assert_eq!(cute.rank(), dims.len().max(1), "{file}: {canonical} -> {cute}");

@@ -42,9 +42,9 @@ fn bench(c: &mut Criterion) {
     .unwrap();
     assert!(rows.iter().zip(&src).all(|(a, b)| a.to_bits() == b.to_bits()), "round trip");
     let (shape_r, shape_t) = (RowMajor::SHAPE, Tiled::SHAPE);
-    for k in 0..10_000u64 {
-        let i = [k * 7919 % ROWS as u64, k * 104_729 % COLS as u64];
-        let (t, s) = (tiled[shape_t.offset(&i).unwrap() as usize], src[shape_r.offset(&i).unwrap() as usize]);
+    for k in 0..10_000usize {
+        let i = [k * 7919 % ROWS, k * 104_729 % COLS];
+        let (t, s) = (tiled[shape_t.offset(&i).unwrap()], src[shape_r.offset(&i).unwrap()]);
         assert_eq!(t.to_bits(), s.to_bits());
     }
 
@@ -85,10 +85,10 @@ fn bench(c: &mut Criterion) {
     g.bench_function("per_element_baseline", |b| {
         b.iter(|| {
             let (plan_r, plan_t) = (black_box(&plan_r), black_box(&plan_t));
-            for r in 0..ROWS as u64 {
-                for col in 0..COLS as u64 {
+            for r in 0..ROWS {
+                for col in 0..COLS {
                     let i = [r, col];
-                    tiled[plan_t.offset(&i) as usize] = src[plan_r.offset(&i) as usize];
+                    tiled[plan_t.offset(&i)] = src[plan_r.offset(&i)];
                 }
             }
             black_box(&mut tiled);

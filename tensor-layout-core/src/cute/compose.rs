@@ -5,9 +5,9 @@
 
 use super::error::{CuteError, Mode};
 use super::layout::Layout;
+use super::limits::MAX_LEAVES;
 use super::modes::Modes;
 use super::tree::{Builder, CLOSE, OPEN};
-use super::MAX_LEAVES;
 
 /// `a ∘ b` for a layout `b`.
 pub(crate) const fn compose(a: &Layout, b: &Layout) -> Result<Layout, CuteError> {

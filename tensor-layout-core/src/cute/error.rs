@@ -1,51 +1,10 @@
 //! Why a CuTe layout could not be read, evaluated or computed. Each error carries the numbers; `Display` (and
 //! [`CuteError::write_message`], usable in `const` code) says it in rustc's style.
 
+use super::limits::Limit;
 use super::xla_reason::XlaReason;
 use crate::print::TextBuf;
 use core::fmt;
-
-/// What a fixed capacity of the CuTe model limits (see [`crate::cute`]'s capacity section).
-///
-/// ```
-/// use tensor_layout_core::cute::{CuteError, Layout, Limit};
-/// let deep = "((((((((((4))))))))):((((((((((1)))))))))";
-/// assert_eq!(Layout::parse(deep), Err(CuteError::Capacity { what: Limit::Depth }));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[non_exhaustive]
-pub enum Limit {
-    /// Integers (leaves) of one tuple or layout ([`super::MAX_LEAVES`]).
-    Integers,
-    /// Parenthesized tuples of one tuple or layout ([`super::MAX_TUPLES`]).
-    Tuples,
-    /// Nesting depth ([`super::MAX_DEPTH`]).
-    Depth,
-}
-
-impl Limit {
-    /// The limit.
-    ///
-    /// ```
-    /// use tensor_layout_core::cute::Limit;
-    /// assert_eq!(Limit::Integers.limit(), 32);
-    /// ```
-    pub const fn limit(self) -> usize {
-        match self {
-            Limit::Integers => super::MAX_LEAVES,
-            Limit::Tuples => super::MAX_TUPLES,
-            Limit::Depth => super::MAX_DEPTH,
-        }
-    }
-
-    const fn noun(self) -> &'static str {
-        match self {
-            Limit::Integers => "integers",
-            Limit::Tuples => "tuples",
-            Limit::Depth => "levels of nesting",
-        }
-    }
-}
 
 /// What the parser expected.
 ///

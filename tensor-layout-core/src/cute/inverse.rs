@@ -3,8 +3,8 @@
 
 use super::error::{CuteError, Mode};
 use super::layout::Layout;
+use super::limits::MAX_LEAVES;
 use super::modes::Modes;
-use super::MAX_LEAVES;
 
 impl Layout {
     /// The right inverse: a layout `R` with `self(R(i)) == i` for every `i` below `size(R)`, covering the offsets

@@ -86,7 +86,7 @@ impl Layout {
     /// ```
     pub const fn column_major(shape: &IntTuple) -> Result<Layout, CuteError> {
         let n = shape.leaf_count();
-        let mut strides = [0usize; super::MAX_LEAVES];
+        let mut strides = [0usize; super::limits::MAX_LEAVES];
         let mut acc: usize = 1;
         let mut i = 0;
         while i < n {

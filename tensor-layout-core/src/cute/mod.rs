@@ -68,6 +68,7 @@ mod divide;
 mod error;
 mod inverse;
 mod layout;
+mod limits;
 mod modes;
 mod product;
 mod swizzle;
@@ -78,36 +79,10 @@ mod tuple;
 mod xla;
 mod xla_reason;
 
-pub use error::{CuteError, Expected, Limit, Mode, Part};
+pub use error::{CuteError, Expected, Mode, Part};
 pub use layout::{Layout, Tiler};
+pub use limits::{Limit, MAX_DEPTH, MAX_LEAVES, MAX_TUPLES};
 pub use swizzle::{Swizzle, SwizzledLayout};
 pub use text::MAX_TEXT;
 pub use tuple::IntTuple;
 pub use xla_reason::XlaReason;
-
-/// The most integers (leaves) one tuple or layout holds.
-///
-/// ```
-/// use tensor_layout_core::cute::{IntTuple, MAX_LEAVES};
-/// let text = format!("({})", vec!["1"; MAX_LEAVES + 1].join(","));
-/// assert!(IntTuple::parse(&text).is_err());
-/// ```
-pub const MAX_LEAVES: usize = 32;
-
-/// The most parenthesized tuples one tuple or layout holds.
-///
-/// ```
-/// use tensor_layout_core::cute::{IntTuple, MAX_TUPLES};
-/// let text = format!("({})", vec!["(1)"; MAX_TUPLES].join(","));
-/// assert!(IntTuple::parse(&text).is_err()); // MAX_TUPLES + 1 tuples
-/// ```
-pub const MAX_TUPLES: usize = 48;
-
-/// The deepest nesting of tuples (an integer has depth 0, `(4)` depth 1).
-///
-/// ```
-/// use tensor_layout_core::cute::{IntTuple, MAX_DEPTH};
-/// assert_eq!(IntTuple::parse("((((((((4))))))))").unwrap().depth(), MAX_DEPTH);
-/// assert!(IntTuple::parse("(((((((((4)))))))))").is_err());
-/// ```
-pub const MAX_DEPTH: usize = 8;

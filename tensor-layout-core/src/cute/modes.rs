@@ -1,10 +1,11 @@
 //! A flat list of modes (`extent:stride` pairs) with the model's capacity: what coalescing, complements,
 //! compositions and inverses compute before it becomes a layout.
 
-use super::error::{CuteError, Limit};
+use super::error::CuteError;
 use super::layout::Layout;
+use super::limits::Limit;
+use super::limits::MAX_LEAVES;
 use super::tree::Builder;
-use super::MAX_LEAVES;
 
 /// Up to [`MAX_LEAVES`] modes.
 #[derive(Clone, Copy)]

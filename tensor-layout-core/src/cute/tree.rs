@@ -3,8 +3,8 @@
 //! plus the leaf values in order, in fixed arrays. Unused entries are always zero, so derived equality is
 //! structural equality.
 
-use super::error::{CuteError, Limit};
-use super::{MAX_DEPTH, MAX_LEAVES, MAX_TUPLES};
+use super::error::CuteError;
+use super::limits::{Limit, MAX_DEPTH, MAX_LEAVES, MAX_TUPLES};
 
 /// Tokens: at most one per integer plus two per tuple.
 pub(crate) const MAX_TOKENS: usize = MAX_LEAVES + 2 * MAX_TUPLES;

@@ -7,11 +7,12 @@
 //! mode whose sub-modes are its pieces, with the row-major strides of the final tiled shape. Padding (partial
 //! tiles, `L(n)`, `pad(..)`) and sub-byte packing have no CuTe counterpart and are reported.
 
-use super::error::{CuteError, Limit};
+use super::error::CuteError;
 use super::layout::Layout;
+use super::limits::Limit;
+use super::limits::MAX_LEAVES;
 use super::tree::Builder;
 use super::xla_reason::XlaReason;
-use super::MAX_LEAVES;
 use crate::shape::ArrayShape;
 use crate::tile::{Tile, TileDim, MAX_PHYSICAL_RANK};
 
@@ -160,7 +161,7 @@ impl Layout {
     /// assert_eq!(c.to_string(), "((2,4,2),(128,2)):((1,256,2048),(2,1024))");
     /// let index = [11, 130];
     /// let coord = IntTuple::flat(&index)?;
-    /// assert_eq!(c.crd2idx(&coord)? as u64, s.offset(&[11, 130])?);
+    /// assert_eq!(c.crd2idx(&coord)?, s.offset(&[11, 130])?);
     /// // A partial tile holds padding: no CuTe layout.
     /// assert!(Layout::from_xla(&ArrayShape::parse("f32[3,5]{1,0:T(2,2)}")?).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -187,10 +188,7 @@ impl Layout {
             if n == 0 {
                 return Err(fail(XlaReason::Empty { dimension: d }));
             }
-            if n > usize::MAX as u64 {
-                return Err(fail(XlaReason::TooLarge));
-            }
-            sizes[d] = n as usize;
+            sizes[d] = n;
             d += 1;
         }
         let w = match walk(shape, &sizes) {

@@ -20,12 +20,12 @@ use super::kernels;
 use crate::view::{unchecked_offset, RunCursor, Scalar, View, ViewLayout, ViewMut};
 
 /// Tile extents past this are not checked for adjacent runs (the general path handles such layouts).
-const ADJACENCY_LIMIT: u64 = 1 << 24;
+const ADJACENCY_LIMIT: usize = 1 << 24;
 /// The largest edge of a block of a generic transpose (the buffer holds `BLOCK * BLOCK` elements).
 const BLOCK: usize = 32;
 
 /// Runs shorter than this make segment copies too small: the table path does better.
-const SHORT_RUN: u64 = 8;
+const SHORT_RUN: usize = 8;
 
 /// The storage of both sides and which one drives.
 pub(super) struct Sides<'s, 'd, E> {
@@ -169,8 +169,8 @@ fn segments<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(drv: Lv, oth: Lo, sides: 
         return;
     };
     let rank = drv.dims().len();
-    let slots = gv.tile_slots() as usize;
-    for n in 0..gv.tile_count() as usize {
+    let slots = gv.tile_slots();
+    for n in 0..gv.tile_count() {
         let base = n * slots;
         let mut runs = RunCursor::new(drv, n);
         while let Some(run) = runs.next() {
@@ -180,7 +180,7 @@ fn segments<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(drv: Lv, oth: Lo, sides: 
             let first = index[d];
             let mut e = 0;
             while e < run.len() {
-                let seg = (run.len() - e).min(go.run_remaining((first + e) as u64) as usize);
+                let seg = (run.len() - e).min(go.run_remaining(first + e));
                 index[d] = first + e;
                 let other_at = unchecked_offset(&oth, &index[..rank]);
                 sides.segment(base + run.start() + e, other_at, seg);
@@ -203,7 +203,7 @@ fn adjacent(pv: &OffsetPlan, gv: &TileGrid, b: usize) -> bool {
 /// A dimension's contribution to an offset.
 #[inline(always)]
 fn off(plan: &OffsetPlan, d: usize, e: usize) -> usize {
-    plan.dimension_offset(d, e as u64) as usize
+    plan.dimension_offset(d, e)
 }
 
 /// Runs along different dimensions: `K x W` transposes between groups of driver runs and other-side segments.
@@ -212,22 +212,22 @@ fn transposes<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(drv: Lv, oth: Lo, sides
         return;
     };
     let (a, b) = (gv.run_dimension(), go.run_dimension());
-    let k_run = gv.run_length() as usize;
+    let k_run = gv.run_length();
     let dims = drv.dims();
     let rank = dims.len();
     let m2m = drv.shape().layout().minor_to_major();
-    let slots = gv.tile_slots() as usize;
+    let slots = gv.tile_slots();
     // Blocks of `edge x edge` elements: one cache line (up to 32 elements) along either side.
     let edge = (64 / size_of::<E>().max(1)).clamp(1, BLOCK);
     let mut buf = [E::from_scalar_bits(0); BLOCK * BLOCK];
-    for n in 0..gv.tile_count() as usize {
+    for n in 0..gv.tile_count() {
         let base = n * slots;
-        let o = gv.tile_origin(n as u64);
+        let o = gv.tile_origin(n);
         let mut origin = [0usize; MAX_RANK];
         let mut valid = [0usize; MAX_RANK];
         for d in 0..rank {
-            origin[d] = o.as_slice()[d] as usize;
-            valid[d] = gv.valid_extent(d, origin[d] as u64, dims[d] as u64) as usize;
+            origin[d] = o.as_slice()[d];
+            valid[d] = gv.valid_extent(d, origin[d], dims[d]);
         }
         if valid[..rank].contains(&0) {
             continue;
@@ -242,11 +242,11 @@ fn transposes<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(drv: Lv, oth: Lo, sides
             }
             let mut ea = 0;
             while ea < valid[a] {
-                let kg = (gv.run_remaining(ea as u64) as usize).min(valid[a] - ea);
+                let kg = gv.run_remaining(ea).min(valid[a] - ea);
                 let at_a = base + line_v + off(pv, a, ea);
                 let mut c0 = 0;
                 while c0 < valid[b] {
-                    let w = (valid[b] - c0).min(go.run_remaining((origin[b] + c0) as u64) as usize);
+                    let w = (valid[b] - c0).min(go.run_remaining(origin[b] + c0));
                     let at = at_a + off(pv, b, c0);
                     let other = line_o + off(po, b, origin[b] + c0);
                     let other_a = origin[a] + ea;
