@@ -18,3 +18,22 @@ for f in "$vectors"/*-shapes.tsv; do
     n=$((n + 1))
 done
 echo "seeded $(ls "$out" | wc -l) inputs into $out from $n files"
+# corpus/cute/: every pycute vector row as `A\nB` (or `A\n\nCOTARGET` for complements), and every XLA vector shape.
+out="$here/corpus/cute"
+mkdir -p "$out"
+for f in "$vectors"/cute/*.tsv; do
+    case "$f" in *outside-preconditions*|*counts*) continue ;; esac
+    cut -f2,3 "$f" | while IFS="$(printf '\t')" read -r a b || [ -n "$a" ]; do
+        case "$a" in '' | '#'* | A) continue ;; esac
+        case "$f" in *complement*) item=$(printf '%s\n\n%s' "$a" "$b") ;; *) item=$(printf '%s\n%s' "$a" "$b") ;; esac
+        h=$(printf '%s' "$item" | sha1sum | cut -d' ' -f1)
+        [ -e "$out/$h" ] || printf '%s' "$item" > "$out/$h"
+    done
+done
+for f in "$vectors"/*-offsets.tsv; do
+    cut -f1 "$f" | while IFS= read -r line || [ -n "$line" ]; do
+        h=$(printf '%s' "$line" | sha1sum | cut -d' ' -f1)
+        [ -e "$out/$h" ] || printf '%s' "$line" > "$out/$h"
+    done
+done
+echo "seeded $(ls "$out" | wc -l) inputs into $out"

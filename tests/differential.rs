@@ -19,7 +19,7 @@ use tensor_layout_core::{ArrayShape, ElementType, Slot};
 
 /// Cases with more storage slots than this only compare sizes (the per-slot checks are quadratic-free but the
 /// reference allocates per offset; this keeps the suite at a few seconds in debug mode).
-const MAX_SLOTS: u64 = 4096;
+const MAX_SLOTS: usize = 4096;
 
 const PAD_VALUES: [&str; 5] = ["zero", "one", "lowest", "highest", "unknown"];
 
@@ -27,15 +27,15 @@ const PAD_VALUES: [&str; 5] = ["zero", "one", "lowest", "highest", "unknown"];
 #[derive(Clone, Debug)]
 struct Case {
     ty: ElementType,
-    dims: Vec<u64>,
+    dims: Vec<usize>,
     /// Which dimensions are written as bounded `<=N` (arithmetic uses the bound).
     bounded: Vec<bool>,
     minor_to_major: Vec<usize>,
-    tiles: Vec<Vec<Option<u64>>>,
-    tail_alignment: u64,
-    element_bits: u64,
+    tiles: Vec<Vec<Option<usize>>>,
+    tail_alignment: usize,
+    element_bits: usize,
     memory_space: i8,
-    padded: Option<Vec<u64>>,
+    padded: Option<Vec<usize>>,
     pad_value: Option<&'static str>,
     /// Write the layout even when it is the default one without attributes (`f32[3,5]{1,0}` vs `f32[3,5]`).
     explicit_layout: bool,
@@ -111,14 +111,14 @@ fn array_types() -> Vec<ElementType> {
 }
 
 /// A dimension size 0-9, small sizes more likely (keeps most cases under [`MAX_SLOTS`]).
-fn dim_size() -> impl Strategy<Value = u64> {
-    prop_oneof![1 => Just(0u64), 8 => 1..=4u64, 3 => 5..=9u64]
+fn dim_size() -> impl Strategy<Value = usize> {
+    prop_oneof![1 => Just(0usize), 8 => 1..=4usize, 3 => 5..=9usize]
 }
 
 /// One tile of 1-6 entries; `*` anywhere but on the last (most minor) entry.
-fn tile() -> impl Strategy<Value = Vec<Option<u64>>> {
-    let entry = prop_oneof![6 => (1..=4u64).prop_map(Some), 1 => (5..=9u64).prop_map(Some), 2 => Just(None)];
-    let last = prop_oneof![4 => 1..=4u64, 1 => 5..=9u64];
+fn tile() -> impl Strategy<Value = Vec<Option<usize>>> {
+    let entry = prop_oneof![6 => (1..=4usize).prop_map(Some), 1 => (5..=9usize).prop_map(Some), 2 => Just(None)];
+    let last = prop_oneof![4 => 1..=4usize, 1 => 5..=9usize];
     (proptest::collection::vec(entry, 0..=5), last).prop_map(|(mut t, last)| {
         t.push(Some(last));
         t
@@ -130,15 +130,15 @@ fn case() -> impl Strategy<Value = Case> {
         let dims = proptest::collection::vec(dim_size(), rank);
         let m2m = Just((0..rank).collect::<Vec<usize>>()).prop_shuffle();
         let tiles = proptest::collection::vec(tile(), 0..=3);
-        let tail = prop_oneof![6 => Just(1u64), 2 => 2..=9u64, 1 => Just(16u64), 1 => Just(64u64)];
+        let tail = prop_oneof![6 => Just(1usize), 2 => 2..=9usize, 1 => Just(16usize), 1 => Just(64usize)];
         // E(n): mostly absent, sometimes the type's own width (sub-byte packing), sometimes anything.
-        let bits = ty.bits() as u64;
-        let element_bits = prop_oneof![5 => Just(0u64), 2 => Just(bits.max(1)), 1 => 1..=64u64, 1 => Just(32u64)];
+        let bits = ty.bits() as usize;
+        let element_bits = prop_oneof![5 => Just(0usize), 2 => Just(bits.max(1)), 1 => 1..=64usize, 1 => Just(32usize)];
         let space = prop_oneof![4 => Just(0i8), 1 => any::<i8>()];
         let padding = proptest::option::weighted(
             0.25,
             (
-                proptest::collection::vec(0..=2u64, rank),
+                proptest::collection::vec(0..=2usize, rank),
                 proptest::option::of(proptest::sample::select(&PAD_VALUES[..])),
             ),
         );
@@ -180,10 +180,6 @@ fn case() -> impl Strategy<Value = Case> {
     })
 }
 
-fn to_usize(i: &[u64]) -> Vec<usize> {
-    i.iter().map(|&e| e as usize).collect()
-}
-
 /// The whole comparison for one case.
 fn check_case(case: &Case) -> Result<(), TestCaseError> {
     let text = case.text();
@@ -192,18 +188,18 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     let r = case.reference();
 
     // Sizes.
-    let physical = r.physical_shape();
+    let physical: Vec<u64> = r.physical_shape().iter().map(|&n| n as u64).collect();
     let got = s.physical_shape().unwrap();
     prop_assert_eq!(got.as_slice(), &physical[..], "{}: physical shape", text);
     let got = d.physical_shape().unwrap();
     prop_assert_eq!(got.as_slice(), &physical[..], "{}: DynLayout physical shape", text);
     let storage = r.storage_elements();
     prop_assert_eq!(s.storage_elements().unwrap(), storage as u128, "{}: storage elements", text);
-    prop_assert_eq!(d.storage_elements().unwrap() as u64, storage, "{}: DynLayout storage elements", text);
-    let bytes = r.byte_size(case.element_bits, case.ty.byte_width() as u64);
+    prop_assert_eq!(d.storage_elements().unwrap(), storage, "{}: DynLayout storage elements", text);
+    let bytes = r.byte_size(case.element_bits, case.ty.byte_width() as usize);
     prop_assert_eq!(s.byte_size().unwrap(), bytes as u128, "{}: byte size", text);
-    prop_assert_eq!(d.byte_size().unwrap() as u64, bytes, "{}: DynLayout byte size", text);
-    let elements: u64 = case.dims.iter().product();
+    prop_assert_eq!(d.byte_size().unwrap(), bytes, "{}: DynLayout byte size", text);
+    let elements: usize = case.dims.iter().product();
     prop_assert_eq!(s.element_count().unwrap(), elements, "{}: element count", text);
     if storage > MAX_SLOTS {
         return Ok(());
@@ -216,9 +212,9 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
         let want = r.offset(index);
         let a = s.offset(index);
         prop_assert_eq!(a.ok(), Some(want), "{}: ArrayShape::offset({:?}) = {:?}", text, index, a);
-        let b = d.offset(&to_usize(index));
-        prop_assert_eq!(b.ok(), Some(want as usize), "{}: DynLayout::offset({:?}) = {:?}", text, index, b);
-        by_reference.push(want as usize);
+        let b = d.offset(index);
+        prop_assert_eq!(b.ok(), Some(want), "{}: DynLayout::offset({:?}) = {:?}", text, index, b);
+        by_reference.push(want);
     }
     let iterated: Vec<usize> = d.offsets().unwrap().collect();
     prop_assert_eq!(&iterated, &by_reference, "{}: DynLayout::offsets()", text);
@@ -226,27 +222,27 @@ fn check_case(case: &Case) -> Result<(), TestCaseError> {
     // `slot` inverts `offset`: the reference's memory image, slot by slot.
     let image = r.memory_image();
     for (o, want) in image.iter().enumerate() {
-        let got = match s.slot(o as u64) {
+        let got = match s.slot(o) {
             Ok(Slot::Element(i)) => Some(i.as_slice().to_vec()),
             Ok(Slot::Padding) => None,
             Err(e) => return Err(TestCaseError::fail(format!("{text}: slot({o}) failed: {e}"))),
         };
         prop_assert_eq!(&got, want, "{}: slot({})", text, o);
-        prop_assert_eq!(d.slot(o).ok(), s.slot(o as u64).ok(), "{}: DynLayout::slot({})", text, o);
+        prop_assert_eq!(d.slot(o).ok(), s.slot(o).ok(), "{}: DynLayout::slot({})", text, o);
     }
     prop_assert!(s.slot(storage).is_err(), "{}: slot(storage) must be an error", text);
-    prop_assert!(d.slot(storage as usize).is_err(), "{}: DynLayout::slot(storage) must be an error", text);
+    prop_assert!(d.slot(storage).is_err(), "{}: DynLayout::slot(storage) must be an error", text);
 
     // Out-of-range and wrong-rank indices are errors.
     if elements > 0 {
         for dim in 0..case.dims.len() {
-            let mut bad: Vec<u64> = vec![0; case.dims.len()];
+            let mut bad: Vec<usize> = vec![0; case.dims.len()];
             bad[dim] = case.dims[dim];
             prop_assert!(s.offset(&bad).is_err(), "{}: offset({:?}) must be an error", text, bad);
-            prop_assert!(d.offset(&to_usize(&bad)).is_err(), "{}: DynLayout::offset({:?})", text, bad);
+            prop_assert!(d.offset(&bad).is_err(), "{}: DynLayout::offset({:?})", text, bad);
         }
     }
-    let mut long = vec![0u64; case.dims.len() + 1];
+    let mut long = vec![0usize; case.dims.len() + 1];
     prop_assert!(s.offset(&long).is_err(), "{}: an index one entry too long", text);
     long.truncate(case.dims.len().saturating_sub(1));
     if !case.dims.is_empty() {
@@ -271,10 +267,10 @@ proptest! {
 /// A dimension as written: static, bounded `<=N` or unbounded `?`.
 fn written_dim() -> impl Strategy<Value = String> {
     prop_oneof![
-        6 => (0..=12u64).prop_map(|n| n.to_string()),
-        1 => (0..=12u64).prop_map(|n| format!("<={n}")),
+        6 => (0..=12usize).prop_map(|n| n.to_string()),
+        1 => (0..=12usize).prop_map(|n| format!("<={n}")),
         1 => Just("?".to_string()),
-        1 => (0..=u32::MAX as u64).prop_map(|n| n.to_string()),
+        1 => (0..=u32::MAX as usize).prop_map(|n| n.to_string()),
     ]
 }
 
@@ -300,7 +296,7 @@ fn printable() -> impl Strategy<Value = (String, String)> {
                 }
             }
             // pad(..) needs static sizes it can compare to: keep it only with static dimensions it covers.
-            let static_sizes: Option<Vec<u64>> = written.iter().map(|w| w.parse::<u64>().ok()).collect();
+            let static_sizes: Option<Vec<usize>> = written.iter().map(|w| w.parse::<usize>().ok()).collect();
             match (&c.padded, &static_sizes) {
                 (Some(p), Some(sizes)) => {
                     c.padded = Some(p.iter().zip(sizes).map(|(&p, &s)| p.max(s)).collect());
@@ -320,7 +316,7 @@ fn printable() -> impl Strategy<Value = (String, String)> {
             // SC(d:i): physical dimension d split at 1, when that dimension is static and at least 2.
             if use_split && rank > 0 {
                 let logical = c.minor_to_major[rank - 1];
-                if written[logical].parse::<u64>().is_ok_and(|n| n >= 2) {
+                if written[logical].parse::<usize>().is_ok_and(|n| n >= 2) {
                     attrs.push_str("SC(0:1)");
                 }
             }

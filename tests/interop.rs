@@ -12,7 +12,7 @@ use tensor_layout::{layout, ArrayShape};
 mod common;
 use common::all_indices;
 
-fn dims_of(s: &ArrayShape) -> Vec<u64> {
+fn dims_of(s: &ArrayShape) -> Vec<usize> {
     (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect()
 }
 
@@ -29,8 +29,7 @@ fn round_trip(text: &str, a: ArrayView<'_, u32, IxDyn>, b: ArrayViewMut<'_, u32,
     relayout_from_ndarray(a.view(), &mut ViewMut::new(&g, &mut storage).unwrap()).unwrap();
     let mut want = vec![shape.padding_pattern() as u32; g.storage_elements()];
     for i in all_indices(&dims_of(&shape)) {
-        let u: Vec<usize> = i.iter().map(|&x| x as usize).collect();
-        want[shape.offset(&i).unwrap() as usize] = a[IxDyn(&u)];
+        want[shape.offset(&i).unwrap()] = a[IxDyn(&i)];
     }
     assert!(storage == want, "{text}: from ndarray {:?} strides {:?}", a.shape(), a.strides());
     let mut b = b;

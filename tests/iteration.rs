@@ -14,7 +14,7 @@ use proptest::test_runner::Config;
 use tensor_layout::view::{Geometry, View};
 use tensor_layout::{layout, ArrayShape};
 
-fn dims_of(s: &ArrayShape) -> Vec<u64> {
+fn dims_of(s: &ArrayShape) -> Vec<usize> {
     (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect()
 }
 
@@ -88,7 +88,7 @@ proptest! {
     #![proptest_config(Config { cases: 256, ..Config::default() })]
 
     #[test]
-    fn random_layouts_iterate_in_logical_order((dims, l) in prop::collection::vec(prop_oneof![1 => 0u64..2, 8 => 2u64..10], 0..=4)
+    fn random_layouts_iterate_in_logical_order((dims, l) in prop::collection::vec(prop_oneof![1 => 0usize..2, 8 => 2usize..10], 0..=4)
         .prop_flat_map(|d| (Just(d.clone()), layout_strategy(d)))) {
         let text = format!("f32[{}]{}", join(&dims), l.replace("{E}", "").replace("{:}", ""));
         prop_assume!(ArrayShape::parse(&text).unwrap().storage_elements().unwrap() <= 20_000);
@@ -96,8 +96,8 @@ proptest! {
     }
 
     #[test]
-    fn random_tpu_layouts_iterate_in_logical_order((dims, l) in prop::collection::vec(prop_oneof![1 => 1u64..3, 4 => 3u64..150], 1..=3)
-        .prop_filter("small", |d| d.iter().product::<u64>() <= 30_000)
+    fn random_tpu_layouts_iterate_in_logical_order((dims, l) in prop::collection::vec(prop_oneof![1 => 1usize..3, 4 => 3usize..150], 1..=3)
+        .prop_filter("small", |d| d.iter().product::<usize>() <= 30_000)
         .prop_flat_map(|d| (Just(d.clone()), tpu_layout_strategy(d)))) {
         let text = format!("f32[{}]{}", join(&dims), l.replace("{E}", ""));
         prop_assume!(ArrayShape::parse(&text).unwrap().storage_elements().unwrap() <= 300_000);

@@ -20,9 +20,9 @@ use tensor_layout::{layout, DynLayout, Mixed, Source};
 /// `minor_to_major`, tiles.
 struct Spec {
     text: &'static str,
-    dims: &'static [(Option<u64>, bool)],
+    dims: &'static [(Option<usize>, bool)],
     minor_to_major: &'static [usize],
-    tiles: &'static [&'static [Option<u64>]],
+    tiles: &'static [&'static [Option<usize>]],
 }
 
 /// The text with the sizes written in (`?` replaced; `<=N` kept, as XLA lays it out for its bound).
@@ -49,14 +49,14 @@ fn concrete(spec: &Spec, sizes: &[usize]) -> String {
 }
 
 /// The logical sizes (runtime sizes of dynamic dimensions) and the sizes the arithmetic uses (bounds of `<=N`).
-fn sizes(spec: &Spec, given: &[usize]) -> (Vec<usize>, Vec<u64>) {
+fn sizes(spec: &Spec, given: &[usize]) -> (Vec<usize>, Vec<usize>) {
     let mut next = 0;
     let mut logical = Vec::new();
     let mut arithmetic = Vec::new();
     for &(d, bounded) in spec.dims {
         match (d, bounded) {
             (Some(n), false) => {
-                logical.push(n as usize);
+                logical.push(n);
                 arithmetic.push(n);
             }
             (Some(n), true) => {
@@ -66,7 +66,7 @@ fn sizes(spec: &Spec, given: &[usize]) -> (Vec<usize>, Vec<u64>) {
             }
             (None, _) => {
                 logical.push(given[next]);
-                arithmetic.push(given[next] as u64);
+                arithmetic.push(given[next]);
                 next += 1;
             }
         }
@@ -101,7 +101,7 @@ where
     let (logical, arithmetic) = sizes(spec, given);
     prop_assert_eq!(bound.dims(), &logical[..]);
     let reference = RefLayout::new(&arithmetic, spec.minor_to_major).with_tiles(spec.tiles);
-    prop_assert_eq!(bound.storage_elements().unwrap() as u64, reference.storage_elements(), "{}", text);
+    prop_assert_eq!(bound.storage_elements().unwrap(), reference.storage_elements(), "{}", text);
     let storage = bound.storage_elements().unwrap();
     if storage > 1 << 14 {
         return Ok(());
@@ -110,8 +110,7 @@ where
     let data: Vec<u16> = (0..storage).map(|i| i as u16).collect();
     let v = View::new(&bound, &data[..]).unwrap();
     for index in indices(&logical) {
-        let wide: Vec<u64> = index.iter().map(|&i| i as u64).collect();
-        let want = reference.offset(&wide) as usize;
+        let want = reference.offset(&index);
         prop_assert_eq!(bound.offset(&index).unwrap(), want, "{} at {:?}", text, index);
         prop_assert_eq!(dynamic.offset(&index).unwrap(), want);
         prop_assert_eq!(*v.get(&index).unwrap() as usize, want);

@@ -13,7 +13,7 @@ use proptest::test_runner::Config;
 use tensor_layout::DynLayout;
 use tensor_layout_core::parse::{parse_array, parse_array_at, ShapeParser};
 use tensor_layout_core::print::write_canonical;
-use tensor_layout_core::{layout, ArrayShape, ElementType, Slot, MAX_RANK};
+use tensor_layout_core::{validate, ArrayShape, ElementType, Slot, MAX_RANK};
 
 // ---------------------------------------------------------------------------------------------------------------
 // What every input goes through
@@ -23,8 +23,8 @@ fn exercise(bytes: &[u8], entropy: &[u64]) {
     let _ = parse_array(bytes);
     let _ = parse_array_at(bytes, 0);
     if let Ok(parsed) = parse_array(bytes) {
-        for rule in 0..layout::RULES + 1 {
-            let _ = layout::check_rule(&parsed, rule);
+        for rule in 0..validate::RULES + 1 {
+            let _ = validate::check_rule(&parsed, rule);
         }
         let _ = parsed.to_string();
         if let Err(e) = parsed.validate() {
@@ -103,27 +103,28 @@ fn exercise_shape(s: &ArrayShape, entropy: &[u64]) {
     let groups = s.dimension_groups();
 
     // Indices: in range (random, last, first), out of range, wrong rank.
-    let sizes: Option<Vec<u64>> = (0..rank).map(|d| s.dim_size(d).ok()).collect();
-    let mut indices: Vec<Vec<u64>> = Vec::new();
+    let sizes: Option<Vec<usize>> = (0..rank).map(|d| s.dim_size(d).ok()).collect();
+    let mut indices: Vec<Vec<usize>> = Vec::new();
     if let Some(sizes) = &sizes {
         if sizes.iter().all(|&n| n > 0) {
             indices.push(vec![0; rank]);
             indices.push(sizes.iter().map(|&n| n - 1).collect());
             for k in 0..4 {
-                indices
-                    .push(sizes.iter().enumerate().map(|(d, &n)| entropy[(k * 5 + d) % entropy.len()] % n).collect());
+                indices.push(
+                    sizes.iter().enumerate().map(|(d, &n)| entropy[(k * 5 + d) % entropy.len()] as usize % n).collect(),
+                );
             }
         }
         for d in 0..rank {
-            let mut bad: Vec<u64> = sizes.iter().map(|&n| n.saturating_sub(1)).collect();
+            let mut bad: Vec<usize> = sizes.iter().map(|&n| n.saturating_sub(1)).collect();
             bad[d] = sizes[d];
             indices.push(bad.clone());
-            bad[d] = u64::MAX;
+            bad[d] = usize::MAX;
             indices.push(bad);
         }
     }
     indices.push(vec![0; rank + 1]);
-    indices.push(vec![u64::MAX; rank]);
+    indices.push(vec![usize::MAX; rank]);
     if rank > 0 {
         indices.push(vec![0; rank - 1]);
     }
@@ -142,9 +143,8 @@ fn exercise_shape(s: &ArrayShape, entropy: &[u64]) {
                 Err(_) => {}
             }
         }
-        let as_usize: Vec<usize> = index.iter().map(|&e| e as usize).collect();
         if let Some(d) = &dynamic {
-            let _ = d.offset(&as_usize);
+            assert_eq!(d.offset(index), offset, "{s}: DynLayout::offset({index:?})");
         }
         if let Ok(g) = &groups {
             for mask in [0u16, 1, 0b1010, u16::MAX, g[0], entropy[0] as u16] {
@@ -154,15 +154,15 @@ fn exercise_shape(s: &ArrayShape, entropy: &[u64]) {
     }
 
     // Slots: random, first, last, past the end, extremes.
-    let mut offsets: Vec<u64> = vec![0, 1, u64::MAX, u64::MAX - 1, i64::MAX as u64];
+    let mut offsets: Vec<usize> = vec![0, 1, usize::MAX, usize::MAX - 1, isize::MAX as usize];
     if let Ok(st) = storage {
-        let st64 = u64::try_from(st).unwrap_or(u64::MAX);
-        offsets.extend([st64.saturating_sub(1), st64, st64.saturating_add(1)]);
-        if st64 > 0 {
-            offsets.extend(entropy.iter().map(|&e| e % st64));
+        let st = usize::try_from(st).unwrap_or(usize::MAX);
+        offsets.extend([st.saturating_sub(1), st, st.saturating_add(1)]);
+        if st > 0 {
+            offsets.extend(entropy.iter().map(|&e| e as usize % st));
         }
     }
-    offsets.extend(entropy.iter().take(4));
+    offsets.extend(entropy.iter().take(4).map(|&e| e as usize));
     for &o in &offsets {
         match s.slot(o) {
             Ok(Slot::Element(i)) => {
@@ -175,7 +175,7 @@ fn exercise_shape(s: &ArrayShape, entropy: &[u64]) {
             }
         }
         if let Some(d) = &dynamic {
-            let _ = d.slot(o as usize);
+            assert_eq!(d.slot(o), s.slot(o), "{s}: DynLayout::slot({o})");
         }
     }
 
@@ -196,7 +196,7 @@ fn exercise_shape(s: &ArrayShape, entropy: &[u64]) {
             n += 1;
         }
         if small {
-            assert_eq!(Ok(n as u64), count, "{s}: offsets() yields one offset per element");
+            assert_eq!(Ok(n), count, "{s}: offsets() yields one offset per element");
         }
     }
 }

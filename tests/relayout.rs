@@ -19,7 +19,7 @@ use proptest::test_runner::Config;
 use tensor_layout::view::{Geometry, PackedView, PackedViewMut, Scalar, View, ViewMut};
 use tensor_layout::{layout, relayout, relayout_packed, ArrayShape, DynLayout, Slot};
 
-fn dims_of(s: &ArrayShape) -> Vec<u64> {
+fn dims_of(s: &ArrayShape) -> Vec<usize> {
     (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect()
 }
 
@@ -29,12 +29,12 @@ fn naive(src: &ArrayShape, dst: &ArrayShape, from: &[u128]) -> Vec<u128> {
     let pad = dst.padding_pattern();
     let mut out = vec![0xdead_u128; storage];
     for (s, slot) in out.iter_mut().enumerate() {
-        if dst.slot(s as u64).unwrap() == Slot::Padding {
+        if dst.slot(s).unwrap() == Slot::Padding {
             *slot = pad;
         }
     }
     for i in all_indices(&dims_of(src)) {
-        out[dst.offset(&i).unwrap() as usize] = from[src.offset(&i).unwrap() as usize];
+        out[dst.offset(&i).unwrap()] = from[src.offset(&i).unwrap()];
     }
     out
 }
@@ -42,7 +42,7 @@ fn naive(src: &ArrayShape, dst: &ArrayShape, from: &[u128]) -> Vec<u128> {
 /// A source buffer: distinct values at elements, garbage in padding slots.
 fn source(shape: &ArrayShape, bits: u32) -> Vec<u128> {
     let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
-    (0..shape.storage_elements().unwrap() as u64)
+    (0..shape.storage_elements().unwrap() as usize)
         .map(|s| match shape.slot(s).unwrap() {
             Slot::Element(_) => (s as u128 * 2_654_435_761 + 1) & mask,
             Slot::Padding => 0xabab_abab_abab & mask,
@@ -270,10 +270,10 @@ fn large_relayouts_stream_exactly() {
                     let mut back = vec![0 as $t; n];
                     relayout(&View::new(&gb, &*dst).unwrap(), &mut ViewMut::new(&ga, &mut back).unwrap()).unwrap();
                     assert_eq!(back, src, "{a} -> {b} -> {a}, skew {skew}");
-                    for k in 0..2000u64 {
-                        let i = [k * 7919 % 1032 % ga.dims()[0] as u64, k * 104_729 % 2100];
-                        let want = src[la.shape().offset(&i).unwrap() as usize];
-                        assert_eq!(dst[lb.shape().offset(&i).unwrap() as usize], want, "{i:?}");
+                    for k in 0..2000usize {
+                        let i = [k * 7919 % 1032 % ga.dims()[0], k * 104_729 % 2100];
+                        let want = src[la.shape().offset(&i).unwrap()];
+                        assert_eq!(dst[lb.shape().offset(&i).unwrap()], want, "{i:?}");
                     }
                 }};
             }
@@ -292,8 +292,8 @@ fn small(text: &str) -> bool {
 }
 
 /// Dimensions and two layouts of them.
-fn pair_strategy() -> impl Strategy<Value = (Vec<u64>, String, String)> {
-    prop::collection::vec(prop_oneof![1 => 0u64..1, 12 => 1u64..10], 0..=4)
+fn pair_strategy() -> impl Strategy<Value = (Vec<usize>, String, String)> {
+    prop::collection::vec(prop_oneof![1 => 0usize..1, 12 => 1usize..10], 0..=4)
         .prop_flat_map(|dims| (Just(dims.clone()), layout_strategy(dims.clone()), layout_strategy(dims)))
 }
 

@@ -20,7 +20,7 @@ use proptest::test_runner::Config;
 use tensor_layout::view::{Geometry, Scalar, View, ViewMut};
 use tensor_layout::{layout, relayout, relayout_threads, ArrayShape, DynLayout};
 
-fn dims_of(s: &ArrayShape) -> Vec<u64> {
+fn dims_of(s: &ArrayShape) -> Vec<usize> {
     (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect()
 }
 
@@ -29,7 +29,7 @@ fn dims_of(s: &ArrayShape) -> Vec<u64> {
 fn reference(src: &ArrayShape, dst: &ArrayShape, from: &[u128]) -> Vec<u128> {
     let mut out = vec![dst.padding_pattern(); dst.storage_elements().unwrap() as usize];
     for i in all_indices(&dims_of(src)) {
-        out[dst.offset(&i).unwrap() as usize] = from[src.offset(&i).unwrap() as usize];
+        out[dst.offset(&i).unwrap()] = from[src.offset(&i).unwrap()];
     }
     out
 }
@@ -179,10 +179,10 @@ fn large_relayouts_stream_exactly() {
                     let (v, mut w) = (View::new(&ga, &src[..]).unwrap(), ViewMut::new(&gb, dst).unwrap());
                     relayout_threads(&v, &mut w, threads).unwrap();
                     let dims = dims_of(la.shape());
-                    for k in 0..3000u64 {
-                        let i: Vec<u64> =
-                            dims.iter().enumerate().map(|(d, &n)| (k * (7919 + 1009 * d as u64) + k / 7) % n).collect();
-                        let (x, y) = (la.shape().offset(&i).unwrap() as usize, lb.shape().offset(&i).unwrap() as usize);
+                    for k in 0..3000usize {
+                        let i: Vec<usize> =
+                            dims.iter().enumerate().map(|(d, &n)| (k * (7919 + 1009 * d) + k / 7) % n).collect();
+                        let (x, y) = (la.shape().offset(&i).unwrap(), lb.shape().offset(&i).unwrap());
                         assert_eq!(w.as_mut_slice()[y], src[x], "{a} -> {b}: {i:?}");
                     }
                     let mut back = vec![0 as $t; ga.storage_elements()];
@@ -230,10 +230,10 @@ fn static_and_runtime_layouts_write_the_same_bytes() {
     same::<layout!(f64[33,70]), layout!(f64[33,70]{0,1}), u64>();
 }
 
-fn tpu_pair() -> impl Strategy<Value = (Vec<u64>, String, String)> {
-    let size = prop_oneof![1 => 0u64..2, 4 => 2u64..40, 2 => 40u64..140];
+fn tpu_pair() -> impl Strategy<Value = (Vec<usize>, String, String)> {
+    let size = prop_oneof![1 => 0usize..2, 4 => 2usize..40, 2 => 40usize..140];
     prop::collection::vec(size, 1..=4)
-        .prop_filter("at most 60000 elements", |d| d.iter().product::<u64>() <= 60_000)
+        .prop_filter("at most 60000 elements", |d| d.iter().product::<usize>() <= 60_000)
         .prop_flat_map(|dims| (Just(dims.clone()), tpu_layout_strategy(dims.clone()), tpu_layout_strategy(dims)))
 }
 
@@ -259,7 +259,7 @@ proptest! {
 
     /// Core's digit plans give every offset of random layouts (when a layout has one).
     #[test]
-    fn digit_plans_give_every_offset(dims in prop::collection::vec(1u64..9, 0..=4)
+    fn digit_plans_give_every_offset(dims in prop::collection::vec(1usize..9, 0..=4)
         .prop_flat_map(|d| (Just(d.clone()), layout_strategy(d)))) {
         let (dims, layout) = dims;
         let text = format!("f32[{}]{}", join(&dims), layout.replace("{E}", "").replace("{:}", ""));

@@ -390,6 +390,15 @@ fn sizes_past_usize_are_errors_for_dyn_layout() {
     assert_eq!(shape(text).byte_size(), Ok(228_278_457_912_155_701_248));
     let d: DynLayout = text.parse().unwrap();
     assert_eq!(d.byte_size(), Err(tensor_layout::IndexError::ExceedsUsize { value: 228_278_457_912_155_701_248 }));
+    // The integer rule: what addresses memory is `usize`, so no plan, grid or offset iterator over such storage
+    // (never a wrapped offset); the element count itself still fits.
+    let storage = 228_278_457_912_155_701_248 / 4;
+    let past = tensor_layout::IndexError::ExceedsUsize { value: storage };
+    assert_eq!(d.storage_elements(), Err(past));
+    assert_eq!(shape(text).offset_plan().err(), Some(past));
+    assert_eq!(shape(text).tile_grid().err(), Some(past));
+    assert_eq!(d.offsets().err(), Some(past));
+    assert_eq!(d.element_count(), Ok(127 * 129 * 16 * 1000 * 129 * 16));
 }
 
 #[test]

@@ -76,19 +76,19 @@ fn sizes_agree() {
 #[test]
 fn offsets_agree() {
     let mut failures = Vec::new();
-    let (mut total, mut checked, mut planned) = (0, 0u64, 0);
+    let (mut total, mut checked, mut planned) = (0, 0usize, 0);
     for (name, text) in OFFSETS {
         for row in rows(text) {
             total += 1;
             let s = ArrayShape::parse(row[0]).unwrap_or_else(|e| panic!("{name}: {}: {e}", row[0]));
-            let want: Vec<u64> =
+            let want: Vec<usize> =
                 row.get(1).unwrap_or(&"").split(' ').filter(|x| !x.is_empty()).map(|x| x.parse().unwrap()).collect();
-            let dims: Vec<u64> = (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect();
-            let got: Vec<u64> = all_indices(&dims).iter().map(|i| s.offset(i).unwrap()).collect();
-            checked += got.len() as u64;
+            let dims: Vec<usize> = (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect();
+            let got: Vec<usize> = all_indices(&dims).iter().map(|i| s.offset(i).unwrap()).collect();
+            checked += got.len();
             // The offset plan (per-dimension terms, for runtime indices) agrees, where the layout has one.
             if let Ok(plan) = s.offset_plan() {
-                let by_plan: Vec<u64> = all_indices(&dims).iter().map(|i| plan.offset(i)).collect();
+                let by_plan: Vec<usize> = all_indices(&dims).iter().map(|i| plan.offset(i)).collect();
                 if by_plan != got {
                     failures.push(format!("{name}: {}: offset plan disagrees", row[0]));
                 }

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::all_indices_usize;
+use common::all_indices;
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use tensor_layout::view::{
@@ -18,8 +18,7 @@ fn geometry(text: &str) -> Geometry {
 }
 
 fn reference_offset(shape: &ArrayShape, index: &[usize]) -> usize {
-    let wide: Vec<u64> = index.iter().map(|&i| i as u64).collect();
-    shape.offset(&wide).unwrap() as usize
+    shape.offset(index).unwrap()
 }
 
 #[test]
@@ -55,7 +54,7 @@ fn checked_access_matches_the_reference() {
         let g = geometry(text);
         let storage: Vec<f32> = (0..g.storage_elements()).map(|i| i as f32).collect();
         let v = View::new(&g, &storage).unwrap();
-        for i in all_indices_usize(g.dims()) {
+        for i in all_indices(g.dims()) {
             let want = reference_offset(g.layout().shape(), &i);
             assert_eq!(v.offset(&i).unwrap(), want, "{text} {i:?}");
             assert_eq!(*v.get(&i).unwrap(), want as f32);
@@ -185,13 +184,13 @@ fn check_tiles_of<L: ViewLayout + Copy, E: SameWidth<L::Element>>(layout: L, sha
             }
         }
     }
-    assert_eq!(elements, shape.element_count().unwrap() as usize, "{text}");
+    assert_eq!(elements, shape.element_count().unwrap(), "{text}");
     for (slot, &hit) in seen.iter().enumerate() {
-        let is_element = matches!(shape.slot(slot as u64).unwrap(), Slot::Element(_));
+        let is_element = matches!(shape.slot(slot).unwrap(), Slot::Element(_));
         assert_eq!(hit, is_element, "{text}: slot {slot}");
     }
     let grid = shape.tile_grid().unwrap();
-    assert_eq!(tiles as u64, grid.tile_count(), "{text}");
+    assert_eq!(tiles, grid.tile_count(), "{text}");
     let _ = partial;
 }
 
@@ -249,7 +248,7 @@ fn mutable_tiles_write_runs() {
         }
     }
     let v = View::new(T::default(), &s).unwrap();
-    for i in all_indices_usize(&[9, 130]) {
+    for i in all_indices(&[9, 130]) {
         assert_eq!(*v.get(&i).unwrap(), (i[0] * 1000 + i[1]) as u16);
     }
 }
@@ -278,12 +277,12 @@ fn packed_vectors_of_the_spec() {
     type S4 = layout!(s4[3,5]{1,0:T(2,2)E(4)});
     let mut b = [0u8; S4::BYTE_SIZE];
     let mut v = PackedViewMut::new(S4::default(), &mut b).unwrap();
-    for i in all_indices_usize(&[3, 5]) {
+    for i in all_indices(&[3, 5]) {
         v.set_signed(&i, i[0] as i64 * 5 + i[1] as i64 - 8).unwrap();
     }
     assert!(v.set_signed(&[3, 0], 1).is_err());
     let v = PackedView::new(S4::default(), &b).unwrap();
-    for i in all_indices_usize(&[3, 5]) {
+    for i in all_indices(&[3, 5]) {
         assert_eq!(v.get_signed(&i).unwrap(), i[0] as i64 * 5 + i[1] as i64 - 8);
         let slot = reference_offset(&S4::SHAPE, &i);
         assert_eq!(v.slot(slot).unwrap(), (i[0] as u64 * 5 + i[1] as u64).wrapping_sub(8) & 0xf);
@@ -297,7 +296,7 @@ fn bf16_words_pair_rows_of_a_column() {
     // Elements as raw bits encoding their index: row * 256 + column.
     let mut s = vec![0u16; T::STORAGE_ELEMENTS];
     let mut v = ViewMut::new(T::default(), &mut s).unwrap();
-    for i in all_indices_usize(&[16, 256]) {
+    for i in all_indices(&[16, 256]) {
         v.set(&i, (i[0] * 256 + i[1]) as u16).unwrap();
     }
     let view = View::new(T::default(), &s).unwrap();
@@ -331,7 +330,7 @@ fn naive_binary(
 ) -> Vec<f64> {
     // Broadcasting by hand (spec §5): the smaller operand's dimension k follows out dimension dims[k]; a size-1
     // dimension reads index 0.
-    let out_dims: Vec<usize> = (0..out.rank()).map(|d| out.dim_size(d).unwrap() as usize).collect();
+    let out_dims: Vec<usize> = (0..out.rank()).map(|d| out.dim_size(d).unwrap()).collect();
     let read = |(s, data): (&ArrayShape, &[f64]), i: &[usize]| -> f64 {
         let n = s.rank();
         let follows: Vec<usize> = match dims {
@@ -342,7 +341,7 @@ fn naive_binary(
         data[reference_offset(s, &idx)]
     };
     let mut r = vec![f64::NAN; out.storage_elements().unwrap() as usize];
-    for i in all_indices_usize(&out_dims) {
+    for i in all_indices(&out_dims) {
         r[reference_offset(out, &i)] = f(read(a, &i), read(b, &i));
     }
     r
@@ -420,7 +419,7 @@ fn fill_padding_keeps_elements() {
         ViewMut::new(&g, &mut s).unwrap().fill_padding();
         let pad = f32::from_bits(shape.padding_pattern() as u32);
         for (slot, &x) in s.iter().enumerate() {
-            match shape.slot(slot as u64).unwrap() {
+            match shape.slot(slot).unwrap() {
                 Slot::Element(_) => assert_eq!(x, slot as f32 + 0.5, "{text}: element {slot}"),
                 Slot::Padding => assert_eq!(x, pad, "{text}: padding {slot}"),
             }
@@ -473,7 +472,7 @@ proptest! {
         }
         let s: Vec<f32> = (0..g.storage_elements()).map(|i| i as f32).collect();
         let v = View::new(&g, &s).unwrap();
-        for i in all_indices_usize(g.dims()) {
+        for i in all_indices(g.dims()) {
             prop_assert_eq!(*v.get(&i).unwrap() as usize, reference_offset(layout.shape(), &i));
         }
     }

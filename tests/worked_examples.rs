@@ -95,12 +95,12 @@ fn f32_4x8_repeated_tiling() {
 #[test]
 fn minor_to_major_2x3_orders() {
     // Seeds 000/001/002/003: [2x3] `a b c / d e f`; m2m [0,1] stores `a d b e c f`, [1,0] stores `a b c d e f`.
-    let names = |image: Vec<Option<Vec<u64>>>| -> String {
+    let names = |image: Vec<Option<Vec<usize>>>| -> String {
         image
             .into_iter()
             .map(|s| {
                 let i = s.expect("no padding in an untiled layout");
-                (b"abcdef"[(i[0] * 3 + i[1]) as usize] as char).to_string()
+                (b"abcdef"[i[0] * 3 + i[1]] as char).to_string()
             })
             .collect::<Vec<_>>()
             .join(" ")
@@ -130,7 +130,7 @@ fn padded_dimensions_extension() {
     let letters: Vec<String> = image
         .iter()
         .map(|slot| match slot {
-            Some(i) => (b"abcdef"[(i[0] * 3 + i[1]) as usize] as char).to_string(),
+            Some(i) => (b"abcdef"[i[0] * 3 + i[1]] as char).to_string(),
             None => "0".to_string(),
         })
         .collect();
@@ -138,8 +138,8 @@ fn padded_dimensions_extension() {
     let padding: Vec<usize> = (0..15).filter(|&o| image[o].is_none()).collect();
     assert_eq!(padding, [2, 5, 8, 9, 10, 11, 12, 13, 14]);
     // Offset of (i,j) = i + 3*j (xla-reference §5).
-    for i in 0..2u64 {
-        for j in 0..3u64 {
+    for i in 0..2usize {
+        for j in 0..3usize {
             assert_eq!(s.offset(&[i, j]).unwrap(), i + 3 * j);
         }
     }
@@ -204,7 +204,7 @@ fn bf16_hlo_example() {
     assert_eq!(s.xla_array_size().unwrap(), 335_544_320);
     assert_eq!(d.byte_size().unwrap(), 335_544_320);
     // xla-reference §4.4 C and vectors §2.4.
-    let cases: [([u64; 4], u64); 9] = [
+    let cases: [([usize; 4], usize); 9] = [
         ([0, 0, 0, 0], 0),
         ([3, 0, 16, 300], 63_178_840),
         ([3, 0, 17, 300], 63_178_841),
@@ -217,8 +217,7 @@ fn bf16_hlo_example() {
     ];
     for (index, want) in cases {
         assert_eq!(s.offset(&index).unwrap(), want, "{index:?}");
-        let u: Vec<usize> = index.iter().map(|&e| e as usize).collect();
-        assert_eq!(d.offset(&u).unwrap() as u64, want, "{index:?} (DynLayout)");
+        assert_eq!(d.offset(&index).unwrap(), want, "{index:?} (DynLayout)");
         match s.slot(want).unwrap() {
             Slot::Element(i) => assert_eq!(i.as_slice(), &index),
             Slot::Padding => panic!("slot {want} is an element"),
@@ -387,7 +386,7 @@ fn untiled_byte_sizes() {
         assert_eq!(shape(text).xla_array_size().unwrap(), bytes, "{text} (xla)");
     }
     // ElementsIn.
-    let counts: [(&str, u64); 11] = [
+    let counts: [(&str, usize); 11] = [
         ("s32[]", 1),
         ("s32[0]", 0),
         ("s32[1]", 1),
@@ -402,8 +401,8 @@ fn untiled_byte_sizes() {
     ];
     for (text, n) in counts {
         assert_eq!(shape(text).element_count().unwrap(), n, "{text}");
-        assert_eq!(dynamic(text).element_count().unwrap() as u64, n, "{text}");
-        assert_eq!(dynamic(text).offsets().unwrap().count() as u64, n, "{text}");
+        assert_eq!(dynamic(text).element_count().unwrap(), n, "{text}");
+        assert_eq!(dynamic(text).offsets().unwrap().count(), n, "{text}");
     }
 }
 
@@ -459,7 +458,7 @@ fn element_type_widths() {
 #[test]
 fn index_util_vectors() {
     // Vectors §1.1.
-    let rows: [(&str, &[u64], u64); 13] = [
+    let rows: [(&str, &[usize], usize); 13] = [
         ("f32[100]{0}", &[42], 42),
         ("f32[10,20]{0,1}", &[0, 0], 0),
         ("f32[10,20]{0,1}", &[9, 19], 199),
@@ -487,7 +486,7 @@ fn index_util_vectors() {
 #[test]
 fn index_util_round_trip_7d() {
     // Vectors §1.2: f32[10,20,30,40,30,20,10] (1,440,000,000 elements), lin -> multi -> lin.
-    let rows: [(&str, u64, [u64; 7]); 18] = [
+    let rows: [(&str, usize, [usize; 7]); 18] = [
         ("{6,5,4,3,2,1,0}", 0, [0, 0, 0, 0, 0, 0, 0]),
         ("{6,5,4,3,2,1,0}", 1_439_999_999, [9, 19, 29, 39, 29, 19, 9]),
         ("{6,5,4,3,2,1,0}", 1_145_567_336, [7, 19, 3, 7, 26, 13, 6]),
@@ -522,7 +521,7 @@ fn index_util_round_trip_7d() {
 #[test]
 fn nested_tiling_vectors() {
     // Vectors §2.1 (LinearIndexForNestedTiling / DelinearizeIndexForNestedTiling).
-    let rows: [(&str, &[u64], u64); 10] = [
+    let rows: [(&str, &[usize], usize); 10] = [
         ("bf16[2048]{0:T(1024)(128)(2,1)}", &[0], 0),
         ("bf16[2048]{0:T(1024)(128)(2,1)}", &[128], 1),
         ("bf16[2048]{0:T(1024)(128)(2,1)}", &[1], 2),
@@ -550,7 +549,7 @@ fn nested_tiling_vectors() {
     assert_eq!(shape("f32[8]{0:T(2,2)}").storage_elements().unwrap(), 16);
     // Memory order of f32[8,4]{1,0:T(2,2)}: row-major element numbers 0 1 4 5 2 3 6 7 8 9 12 13 ...
     let image = memory_image("f32[8,4]{1,0:T(2,2)}");
-    let numbers: Vec<u64> = image.iter().map(|s| s.as_ref().map(|i| i[0] * 4 + i[1]).unwrap()).collect();
+    let numbers: Vec<usize> = image.iter().map(|s| s.as_ref().map(|i| i[0] * 4 + i[1]).unwrap()).collect();
     assert_eq!(numbers[..12], [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13]);
     // Vectors §2.4: tile shorter than the shape.
     let s = shape("f32[2,3,5]{2,1,0:T(2,2)}");

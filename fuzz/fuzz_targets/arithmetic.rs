@@ -152,11 +152,11 @@ fn build_text(u: &mut Unstructured) -> Result<String> {
 }
 
 /// A random in-bounds index (entries reduced modulo the sizes; all sizes > 0).
-fn random_index(u: &mut Unstructured, sizes: &[u64]) -> Result<Vec<u64>> {
+fn random_index(u: &mut Unstructured, sizes: &[usize]) -> Result<Vec<usize>> {
     sizes
         .iter()
         .map(|&s| {
-            let v: u64 = if u.ratio(1u8, 3u8)? { u.arbitrary()? } else { u.int_in_range(0u64..=3)? };
+            let v: usize = if u.ratio(1u8, 3u8)? { u.arbitrary()? } else { u.int_in_range(0usize..=3)? };
             Ok(if u.ratio(1u8, 8u8)? { s - 1 } else { v % s })
         })
         .collect()
@@ -215,7 +215,7 @@ fn check(text: &str, u: &mut Unstructured) {
         let _ = (d.storage_elements(), d.byte_size(), d.xla_array_size(), d.element_count());
         let _ = (d.physical_shape(), d.strides(), d.memory_space(), d.element_bits(), d.true_rank());
     }
-    for e in [&storage, &bytes, &xla, &count.map(u128::from)] {
+    for e in [&storage, &bytes, &xla, &count.map(|n| n as u128)] {
         if let Err(e) = e {
             let _ = e.to_string();
         }
@@ -235,8 +235,8 @@ fn check(text: &str, u: &mut Unstructured) {
         assert!(s >= prod && s % layout.tail_padding_alignment() as u128 == 0, "storage {s} of {text:?}");
     }
 
-    let sizes: Option<Vec<u64>> = (0..rank).map(|d| shape.dim_size(d).ok()).collect();
-    let storage64 = storage.ok().and_then(|s| u64::try_from(s).ok());
+    let sizes: Option<Vec<usize>> = (0..rank).map(|d| shape.dim_size(d).ok()).collect();
+    let storage_usize = storage.ok().and_then(|s| usize::try_from(s).ok());
 
     // Shapes after each tiling step; the last is the physical shape.
     for level in 0..=tiles.len() + 1 {
@@ -245,10 +245,10 @@ fn check(text: &str, u: &mut Unstructured) {
             assert_eq!(after, physical, "physical_shape_after({level}) of {text:?}");
         }
     }
-    // The offset plan exists for every layout without `*` whose storage fits in 64 bits.
+    // The offset plan exists for every layout without `*` whose storage fits in `usize`.
     let plan = shape.offset_plan();
     let combines = tiles.iter().any(|t| t.dims().contains(&TileDim::Combine));
-    if !combines && storage64.is_some() {
+    if !combines && storage_usize.is_some() {
         assert!(plan.is_ok(), "no offset plan for {text:?}: {plan:?}");
     }
     if let Err(e) = &plan {
@@ -256,13 +256,13 @@ fn check(text: &str, u: &mut Unstructured) {
     }
 
     // Wrong rank and out-of-bounds indices are errors.
-    let wrong: Vec<u64> = vec![0; rank + 1];
+    let wrong: Vec<usize> = vec![0; rank + 1];
     assert!(shape.offset(&wrong).is_err());
     assert!(shape.offset(&wrong[..rank.saturating_sub(1)]).is_err() || rank == 0);
     if let Some(sizes) = &sizes {
         for d in 0..rank {
-            let mut idx = vec![0u64; rank];
-            idx[d] = sizes[d].saturating_add(u.int_in_range(0u64..=2).unwrap_or(0));
+            let mut idx = vec![0usize; rank];
+            idx[d] = sizes[d].saturating_add(u.int_in_range(0usize..=2).unwrap_or(0));
             if idx[d] >= sizes[d] {
                 assert!(shape.offset(&idx).is_err(), "out-of-bounds {idx:?} accepted for {text:?}");
                 assert!(shape.partial_offset(&idx, u16::MAX).is_err());
@@ -279,7 +279,7 @@ fn check(text: &str, u: &mut Unstructured) {
         if n > 0 {
             for _ in 0..u.int_in_range(1u8..=16).unwrap_or(1) {
                 let Ok(idx) = random_index(u, sizes) else { break };
-                check_index(text, &shape, dynl.as_ref(), &idx, storage64, &groups, plan.as_ref().ok());
+                check_index(text, &shape, dynl.as_ref(), &idx, storage_usize, &groups, plan.as_ref().ok());
             }
         }
     }
@@ -287,19 +287,19 @@ fn check(text: &str, u: &mut Unstructured) {
     // Random offsets.
     if let Ok(s) = storage {
         for _ in 0..u.int_in_range(1u8..=16).unwrap_or(1) {
-            let Ok(raw) = u.arbitrary::<u64>() else { break };
-            let o = if s > 0 && u.ratio(7u8, 8u8).unwrap_or(true) { (raw as u128 % s) as u64 } else { raw };
+            let Ok(raw) = u.arbitrary::<usize>() else { break };
+            let o = if s > 0 && u.ratio(7u8, 8u8).unwrap_or(true) { (raw as u128 % s) as usize } else { raw };
             check_slot(text, &shape, o, s, sizes.is_some());
         }
-        if let Ok(s64) = u64::try_from(s) {
+        if let Ok(s64) = usize::try_from(s) {
             assert!(shape.slot(s64).is_err(), "slot({s64}) past the storage of {text:?} accepted");
         }
     }
 
     // Full enumeration for small layouts.
-    if let (Some(sizes), Some(n), Some(s)) = (&sizes, elements, storage64) {
+    if let (Some(sizes), Some(n), Some(s)) = (&sizes, elements, storage_usize) {
         if s <= 8192 {
-            let mut elements_seen = 0u64;
+            let mut elements_seen = 0usize;
             for o in 0..s {
                 if let Slot::Element(_) = check_slot(text, &shape, o, s as u128, true) {
                     elements_seen += 1;
@@ -319,13 +319,13 @@ fn check_index(
     text: &str,
     shape: &ArrayShape,
     dynl: Option<&DynLayout>,
-    idx: &[u64],
-    storage64: Option<u64>,
+    idx: &[usize],
+    storage_usize: Option<usize>,
     groups: &Result<[u16; tensor_layout_core::MAX_RANK], tensor_layout_core::IndexError>,
     plan: Option<&OffsetPlan>,
 ) {
     let off = shape.offset(idx);
-    let Some(storage) = storage64 else {
+    let Some(storage) = storage_usize else {
         if let Err(e) = off {
             let _ = e.to_string();
         }
@@ -340,7 +340,7 @@ fn check_index(
     }
     // Groups add up to the offset.
     let groups = groups.unwrap_or_else(|e| panic!("dimension_groups of {text:?} fails although storage fits: {e}"));
-    let mut sum = 0u64;
+    let mut sum = 0usize;
     let mut covered = 0u16;
     for (d, &mask) in groups.iter().enumerate().take(shape.rank()) {
         assert!(mask & (1 << d) != 0, "group of dimension {d} of {text:?} misses it");
@@ -364,7 +364,7 @@ fn check_index(
     // The offset plan.
     if let Some(plan) = plan {
         assert_eq!(plan.offset(idx), off, "offset plan disagrees on {idx:?} of {text:?}");
-        let sum = (0..idx.len()).fold(0u64, |a, d| a.wrapping_add(plan.dimension_offset(d, idx[d])));
+        let sum = (0..idx.len()).fold(0usize, |a, d| a.wrapping_add(plan.dimension_offset(d, idx[d])));
         assert_eq!(sum, off, "plan's dimension offsets of {idx:?} in {text:?}");
     }
     // Tile numbers at every level, within the grid of that level.
@@ -376,14 +376,13 @@ fn check_index(
     }
     assert!(shape.tile_number(idx, levels).is_err());
     if let Some(dynl) = dynl {
-        let widx: Vec<usize> = idx.iter().map(|&i| i as usize).collect();
-        assert_eq!(dynl.offset(&widx), Ok(off as usize));
+        assert_eq!(dynl.offset(idx), Ok(off));
     }
 }
 
 /// `sized`: every dimension has a size (with a `?` dimension under `pad(..)` the storage is known but whether a
 /// slot holds an element is not, so `slot` may fail inside the storage).
-fn check_slot(text: &str, shape: &ArrayShape, o: u64, storage: u128, sized: bool) -> Slot {
+fn check_slot(text: &str, shape: &ArrayShape, o: usize, storage: u128, sized: bool) -> Slot {
     match shape.slot(o) {
         Ok(slot) => {
             assert!((o as u128) < storage, "slot({o}) past the storage {storage} of {text:?} accepted");
@@ -401,15 +400,15 @@ fn check_slot(text: &str, shape: &ArrayShape, o: u64, storage: u128, sized: bool
     }
 }
 
-fn check_all_offsets(text: &str, shape: &ArrayShape, dynl: &DynLayout, sizes: &[u64], n: u64, storage: u64) {
+fn check_all_offsets(text: &str, shape: &ArrayShape, dynl: &DynLayout, sizes: &[usize], n: usize, storage: usize) {
     let it = dynl.offsets().unwrap_or_else(|e| panic!("offsets() of {text:?} fails: {e}"));
-    assert_eq!(it.size_hint(), (n as usize, Some(n as usize)));
+    assert_eq!(it.size_hint(), (n, Some(n)));
     let all: Vec<usize> = it.collect();
-    assert_eq!(all.len() as u64, n, "offsets() of {text:?} yields {} offsets, expected {n}", all.len());
-    let mut idx = vec![0u64; sizes.len()];
+    assert_eq!(all.len(), n, "offsets() of {text:?} yields {} offsets, expected {n}", all.len());
+    let mut idx = vec![0usize; sizes.len()];
     for (k, &got) in all.iter().enumerate() {
         let want = shape.offset(&idx).unwrap_or_else(|e| panic!("offset({idx:?}) of {text:?}: {e}"));
-        assert_eq!(got as u64, want, "offsets() item {k} (index {idx:?}) of {text:?}");
+        assert_eq!(got, want, "offsets() item {k} (index {idx:?}) of {text:?}");
         assert!(want < storage);
         // Odometer, last dimension fastest.
         for d in (0..idx.len()).rev() {
@@ -423,5 +422,5 @@ fn check_all_offsets(text: &str, shape: &ArrayShape, dynl: &DynLayout, sizes: &[
     let mut sorted = all;
     sorted.sort_unstable();
     sorted.dedup();
-    assert_eq!(sorted.len() as u64, n, "offsets of {text:?} are not distinct");
+    assert_eq!(sorted.len(), n, "offsets of {text:?} are not distinct");
 }

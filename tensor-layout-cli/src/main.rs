@@ -3,7 +3,7 @@
 //! Each verb is a module of its own with its `Args` (clap) and its `run`; this file only parses the command line
 //! and dispatches. Every number printed comes from `tensor-layout`: the CLI does no layout arithmetic.
 //!
-//! Exit codes: 0 success; 1 some input line was an error (`canon`) or some shape of a dump was invalid (`scan`);
+//! Exit codes: 0 success; 1 some input line was an error (`canon`, `broadcast`, `cute`) or some shape of a dump was invalid (`scan`);
 //! 2 a usage error, an invalid SHAPE argument (the message points at the offending bytes), unreadable input, or
 //! (`scan`) input too large for memory. Errors go to stderr as `error: <message>`.
 #![forbid(unsafe_code)]
@@ -13,6 +13,7 @@ mod broadcast;
 mod bytes;
 mod canon;
 mod caret;
+mod cute;
 mod draw;
 mod explain;
 mod lines;
@@ -39,9 +40,11 @@ Examples:
   tlayout scan module.hlo
   tlayout scan module.hlo --json
   printf 'f32[2,3] + f32[3] dims=(1)\nbroadcast_in_dim f32[3] -> f32[2,3] dims=(1)\n' | tlayout broadcast
+  echo 'composition (6,2):(8,2) (4,3):(3,1)' | tlayout cute --offsets
+  tlayout cute --from-xla 'bf16[16,256]{1,0:T(8,128)(2,1)}'
 
 Shapes are written in XLA's HLO text (`{...}`) or the `layout!` macro's form (`<...>`); quote them for the shell.
-Exit codes: 0 success, 1 some input line was an error (canon, broadcast) or some shape in a dump was invalid (scan),
+Exit codes: 0 success, 1 some input line was an error (canon, broadcast, cute) or some shape in a dump was invalid (scan),
 2 usage error, invalid SHAPE, unreadable input or (scan) input too large for memory.";
 
 /// See XLA tensor memory layouts: canonical forms, offsets, sizes, tiling.
@@ -72,6 +75,9 @@ enum Verb {
     /// Broadcast shapes read from stdin, one request per line: `OK <result shape>` or `ERR <message>` per line
     #[command(after_help = broadcast::EXAMPLES)]
     Broadcast(broadcast::Args),
+    /// CuTe layout algebra on stdin, one request per line (`composition A B`, ...); `--from-xla SHAPE` converts
+    #[command(after_help = cute::EXAMPLES)]
+    Cute(cute::Args),
 }
 
 fn main() -> ExitCode {
@@ -83,6 +89,7 @@ fn main() -> ExitCode {
         Verb::Draw(args) => draw::run(args),
         Verb::Scan(args) => scan::run(args),
         Verb::Broadcast(args) => broadcast::run(args),
+        Verb::Cute(args) => cute::run(args),
     };
     outcome::finish(result)
 }

@@ -20,7 +20,7 @@ pub struct Sizes {
     /// Storage bits per element (`E(n)`, else 8 x the natural byte width).
     pub element_bits: u64,
     /// Elements.
-    pub element_count: Result<u64, Why>,
+    pub element_count: Result<usize, Why>,
     /// Storage slots, padding included.
     pub storage_elements: Result<u128, Why>,
     /// Bytes of storage.
@@ -48,7 +48,7 @@ impl Sizes {
     /// Padding slots: storage minus elements.
     pub fn padding_elements(&self) -> Result<u128, Why> {
         let (storage, elements) = (self.storage_elements.clone()?, self.element_count.clone()?);
-        storage.checked_sub(u128::from(elements)).ok_or_else(|| "storage smaller than the elements".to_string())
+        storage.checked_sub(elements as u128).ok_or_else(|| "storage smaller than the elements".to_string())
     }
 
     /// Bits of padding slots: padding slots x storage bits per element.

@@ -64,9 +64,8 @@ impl TileLevels {
 
     /// The number of the level-`level` tile that holds the element at `index`: its row-major position among all
     /// the tiles of that level.
-    pub fn block(&self, level: usize, index: &[usize]) -> Result<u64, String> {
-        let index: Vec<u64> = index.iter().map(|&i| i as u64).collect();
-        self.shape.tile_number(&index, level).map_err(|e| e.to_string())
+    pub fn block(&self, level: usize, index: &[usize]) -> Result<usize, String> {
+        self.shape.tile_number(index, level).map_err(|e| e.to_string())
     }
 }
 

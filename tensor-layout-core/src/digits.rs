@@ -29,7 +29,8 @@
 //! ```
 
 use crate::shape::{ArrayShape, MAX_RANK};
-use crate::tile::{arithmetic_size, Tile, TileDim, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
+use crate::tile::{Tile, TileDim, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
+use crate::tiling::arithmetic_size;
 
 /// The most terms a digit plan holds (a layout with more has none).
 ///
@@ -57,11 +58,11 @@ pub struct DigitTerm {
     /// The logical dimension.
     pub dim: u8,
     /// The digit's weight in the index: it counts multiples of `low`.
-    pub low: u64,
+    pub low: usize,
     /// The index is taken modulo `high` first (`None`: the digit is the most significant).
-    pub high: Option<u64>,
+    pub high: Option<usize>,
     /// Slots per unit of the digit.
-    pub stride: u64,
+    pub stride: usize,
 }
 
 impl DigitTerm {
@@ -73,7 +74,7 @@ impl DigitTerm {
     /// assert_eq!(t.digit(13), 2); // 13 % 8 = 5, 5 / 2 = 2
     /// ```
     #[inline]
-    pub const fn digit(&self, e: u64) -> u64 {
+    pub const fn digit(&self, e: usize) -> usize {
         let v = match self.high {
             Some(h) if h > 0 => e % h,
             _ => e,
@@ -353,8 +354,13 @@ impl ArrayShape {
                     let Some(s) = stride.checked_mul(m.weight) else {
                         return None;
                     };
-                    let high = if m.high == 0 { None } else { Some(m.high) };
-                    plan.terms[plan.count as usize] = DigitTerm { dim: m.dim, low: m.low, high, stride: s };
+                    // Every number of a plan addresses memory: `usize` (checked once, here).
+                    if s > usize::MAX as u64 || m.low > usize::MAX as u64 || m.high > usize::MAX as u64 {
+                        return None;
+                    }
+                    let high = if m.high == 0 { None } else { Some(m.high as usize) };
+                    let term = DigitTerm { dim: m.dim, low: m.low as usize, high, stride: s as usize };
+                    plan.terms[plan.count as usize] = term;
                     plan.count += 1;
                     i += 1;
                 }
@@ -400,8 +406,8 @@ impl DigitPlan {
     /// let plan = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().digit_plan().unwrap();
     /// assert_eq!(plan.dimension_offset(0, 2) + plan.dimension_offset(1, 3), 17); // spec §4
     /// ```
-    pub const fn dimension_offset(&self, d: usize, e: u64) -> u64 {
-        let mut sum: u64 = 0;
+    pub const fn dimension_offset(&self, d: usize, e: usize) -> usize {
+        let mut sum: usize = 0;
         let mut i = 0;
         while i < self.count as usize {
             let t = &self.terms[i];
@@ -420,8 +426,8 @@ impl DigitPlan {
     /// let plan = ArrayShape::parse("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap().digit_plan().unwrap();
     /// assert_eq!(plan.offset(&[2, 0]), 16);
     /// ```
-    pub const fn offset(&self, index: &[u64]) -> u64 {
-        let mut sum: u64 = 0;
+    pub const fn offset(&self, index: &[usize]) -> usize {
+        let mut sum: usize = 0;
         let mut d = 0;
         while d < index.len() && d < MAX_RANK {
             sum = sum.wrapping_add(self.dimension_offset(d, index[d]));

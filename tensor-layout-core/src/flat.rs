@@ -19,7 +19,7 @@
 
 use crate::plan::OffsetPlan;
 use crate::shape::MAX_RANK;
-use crate::tile::chain;
+use crate::tiling::chain;
 
 /// The most terms a flat plan holds (over all dimensions).
 ///
@@ -98,7 +98,7 @@ const NONE: FlatTerm = FlatTerm { div: 1, modulus: 0, stride: 0, pow2: true, shi
 
 impl OffsetPlan {
     /// The plan with every term flat, or `None` when a term does not fold (tile sizes that do not divide one
-    /// another), a size does not fit `usize`, or there are more than [`MAX_FLAT_TERMS`] terms.
+    /// another) or there are more than [`MAX_FLAT_TERMS`] terms.
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
@@ -115,10 +115,10 @@ impl OffsetPlan {
             let terms = self.terms(d);
             let mut i = 0;
             while i < terms.len() {
-                if count == MAX_FLAT_TERMS || terms[i].stride > usize::MAX as u64 {
+                if count == MAX_FLAT_TERMS {
                     return None;
                 }
-                f.terms[count] = match self.fold(terms[i].chain, terms[i].stride as usize) {
+                f.terms[count] = match self.fold(terms[i].chain, terms[i].stride) {
                     Some(t) => t,
                     None => return None,
                 };
@@ -133,7 +133,7 @@ impl OffsetPlan {
 
     /// One term's chain folded into `(e / div) % modulus`.
     const fn fold(&self, c: u64, stride: usize) -> Option<FlatTerm> {
-        let (mut div, mut modulus) = (1u64, 0u64);
+        let (mut div, mut modulus) = (1usize, 0usize);
         let mut level = 0;
         while level < self.levels as usize {
             let (op, entry) = chain::step(c, level);
@@ -160,17 +160,14 @@ impl OffsetPlan {
             }
             level += 1;
         }
-        if div > usize::MAX as u64 || modulus > usize::MAX as u64 {
-            return None;
-        }
         let pow2 = div.is_power_of_two() && (modulus == 0 || modulus.is_power_of_two());
         Some(FlatTerm {
-            div: div as usize,
-            modulus: modulus as usize,
+            div,
+            modulus,
             stride,
             pow2,
             shift: div.trailing_zeros(),
-            mask: if modulus == 0 { usize::MAX } else { (modulus as usize).wrapping_sub(1) },
+            mask: if modulus == 0 { usize::MAX } else { modulus.wrapping_sub(1) },
         })
     }
 }

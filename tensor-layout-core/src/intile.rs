@@ -62,7 +62,7 @@ impl ArrayShape {
         };
         let mut d = 0;
         while d < p.rank as usize {
-            p.dims[d] = Dim::Static(grid.tile_extent(d));
+            p.dims[d] = Dim::Static(grid.tile_extent(d) as u64);
             d += 1;
         }
         p.layout.tail_padding_alignment = 1;

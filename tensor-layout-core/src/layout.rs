@@ -1,9 +1,9 @@
-//! Layouts: `minor_to_major`, tiles and the attributes after the colon (spec §2), and their validation (§3).
+//! Layouts as data (spec §2): `minor_to_major`, tiles and the attributes after the colon, in XLA's order. The
+//! rules a layout must follow are in [`crate::validate`].
 
-use crate::dtype::ElementType;
-use crate::error::ValidationError;
-use crate::shape::{ParsedArray, MAX_RANK};
-use crate::tile::{Tile, TileDim, Tiles};
+use crate::dim::MAX_RANK;
+use crate::dtype::{bytes_eq, ElementType};
+use crate::tile::{Tile, Tiles};
 
 /// The most split configurations `SC(..)(..)` one layout may carry.
 ///
@@ -87,7 +87,6 @@ impl PaddingValue {
     /// assert_eq!(PaddingValue::from_name(b"two"), None);
     /// ```
     pub const fn from_name(name: &[u8]) -> Option<PaddingValue> {
-        use crate::dtype::bytes_eq;
         let all =
             [PaddingValue::Zero, PaddingValue::One, PaddingValue::Lowest, PaddingValue::Highest, PaddingValue::Unknown];
         let mut i = 0;
@@ -423,214 +422,12 @@ impl Layout {
     }
 }
 
-/// Validates a parsed array (spec §3): XLA's rules in XLA's order, then our stricter ones (`*` on the most minor
-/// tile entry, memory space range, capacity and 64-bit size limits). The first failure is returned; use
-/// [`validation_errors`] to see all independent ones.
-pub(crate) const fn validate(p: &ParsedArray) -> Result<(), ValidationError> {
-    let mut rule = 0;
-    while rule < RULES - 1 {
-        if let Err(e) = check_rule(p, rule) {
-            return Err(e);
-        }
-        rule += 1;
-    }
-    // The last rule without its guard: every structural rule holds here.
-    match check_padding(p) {
-        Ok(()) => crate::size::check_sizes(p),
-        Err(e) => Err(e),
-    }
-}
-
-/// The number of independent validation rules [`check_rule`] knows.
+/// The layout attributes in XLA's order, with `pad` (our extension) last.
 ///
 /// ```
-/// use tensor_layout_core::{layout::{check_rule, RULES}, parse};
-/// let p = parse::parse_array(b"f32[3,5]{1,1:T(0,2)L(0)}").unwrap();
-/// let broken: Vec<usize> = (0..RULES).filter(|&r| check_rule(&p, r).is_err()).collect();
-/// assert_eq!(broken, [1, 2, 4]); // minor_to_major, `L`, tiles
+/// use tensor_layout_core::{error::ParseErrorKind, layout::ATTRIBUTES, parse::parse_array};
+/// assert_eq!((ATTRIBUTES[1], ATTRIBUTES[6]), ("T", "S"));
+/// let e = parse_array(b"f32[2]{0:S(1)T(2)}").unwrap_err();
+/// assert!(matches!(e.kind, ParseErrorKind::AttributeOutOfOrder { attribute: "T", after: "S" }));
 /// ```
-pub const RULES: usize = 9;
-
-/// Checks one independent validation rule (`rule < RULES`) of a parsed array: 0 element type and dimensions;
-/// 1 `minor_to_major`; 2 `L`; 3 sparse-only attributes; 4 tiles; 5 `E`; 6 `S` and `M`; 7 split configs;
-/// 8 padded dimensions, then sizes (only when everything before holds).
-///
-/// ```
-/// use tensor_layout_core::{layout::check_rule, parse};
-/// let p = parse::parse_array(b"f32[3,5]{1,1:T(0,2)}").unwrap();
-/// assert!(check_rule(&p, 1).is_err()); // duplicate minor_to_major value
-/// assert!(check_rule(&p, 4).is_err()); // zero tile dimension
-/// assert!(check_rule(&p, 2).is_ok());
-/// ```
-pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationError> {
-    let l = &p.layout;
-    let rank = p.rank as usize;
-    match rule {
-        0 => {
-            if !p.element_type.is_array() {
-                if rank != 0 {
-                    return Err(ValidationError::NonArrayWithDimensions { element_type: p.element_type });
-                }
-                if l.has_attributes() {
-                    return Err(ValidationError::NonArrayWithLayout { element_type: p.element_type });
-                }
-            }
-            Ok(())
-        }
-        1 => {
-            if l.m2m_len as usize != rank {
-                return Err(ValidationError::MinorToMajorLength { rank, entries: l.m2m_len as usize });
-            }
-            let mut seen = [false; MAX_RANK];
-            let mut i = 0;
-            while i < rank {
-                let v = l.minor_to_major[i];
-                if v < 0 || v >= rank as i64 {
-                    return Err(ValidationError::MinorToMajorOutOfBounds { position: i, value: v, rank });
-                }
-                if seen[v as usize] {
-                    return Err(ValidationError::MinorToMajorDuplicate { position: i, value: v });
-                }
-                seen[v as usize] = true;
-                i += 1;
-            }
-            Ok(())
-        }
-        2 => {
-            if l.tail_padding_alignment <= 0 {
-                return Err(ValidationError::TailAlignmentNotPositive { value: l.tail_padding_alignment });
-            }
-            Ok(())
-        }
-        3 => {
-            if let Some(t) = l.index_type {
-                return Err(ValidationError::SparseOnlyAttribute { attribute: "#", element_type: Some(t) });
-            }
-            if let Some(t) = l.pointer_type {
-                return Err(ValidationError::SparseOnlyAttribute { attribute: "*", element_type: Some(t) });
-            }
-            if l.has_physical_shape {
-                return Err(ValidationError::SparseOnlyAttribute { attribute: "P", element_type: None });
-            }
-            Ok(())
-        }
-        4 => {
-            let tiles = l.tiles.as_slice();
-            let mut level = 0;
-            while level < tiles.len() {
-                let dims = tiles[level].dims();
-                if dims.is_empty() {
-                    return Err(ValidationError::EmptyTile { level });
-                }
-                let mut k = 0;
-                while k < dims.len() {
-                    match dims[k] {
-                        TileDim::Size(0) => return Err(ValidationError::ZeroTileDimension { level, entry: k }),
-                        TileDim::Combine if k + 1 == dims.len() => {
-                            return Err(ValidationError::CombineOnMostMinor { level, entry: k })
-                        }
-                        _ => {}
-                    }
-                    k += 1;
-                }
-                level += 1;
-            }
-            Ok(())
-        }
-        5 => {
-            if l.element_size_bits < 0 {
-                return Err(ValidationError::NegativeElementSize { value: l.element_size_bits });
-            }
-            Ok(())
-        }
-        6 => {
-            if l.memory_space < i8::MIN as i64 || l.memory_space > i8::MAX as i64 {
-                return Err(ValidationError::MemorySpaceOutOfRange { value: l.memory_space });
-            }
-            // XLA prints `M(n)` only for n > 0, so a negative n would be lost silently: we reject it.
-            if l.dynamic_metadata_prefix_bytes < 0 {
-                return Err(ValidationError::NegativeMetadataSize { value: l.dynamic_metadata_prefix_bytes });
-            }
-            Ok(())
-        }
-        7 => check_splits(p),
-        8 => {
-            if let Err(e) = check_padding(p) {
-                return Err(e);
-            }
-            // Sizes are only meaningful once every structural rule holds.
-            let mut r = 0;
-            while r < 8 {
-                if check_rule(p, r).is_err() {
-                    return Ok(());
-                }
-                r += 1;
-            }
-            crate::size::check_sizes(p)
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Padded dimensions: one per dimension, none smaller than its dimension.
-const fn check_padding(p: &ParsedArray) -> Result<(), ValidationError> {
-    let rank = p.rank as usize;
-    if let Some(pad) = &p.layout.padding {
-        if pad.len as usize != rank {
-            return Err(ValidationError::PaddedDimensionsCount { rank, entries: pad.len as usize });
-        }
-        let mut i = 0;
-        while i < rank {
-            if let Some(size) = p.dims[i].size() {
-                if pad.dims[i] < size {
-                    return Err(ValidationError::PaddedDimensionTooSmall { dimension: i, padded: pad.dims[i], size });
-                }
-            }
-            i += 1;
-        }
-    }
-    Ok(())
-}
-
-const fn check_splits(p: &ParsedArray) -> Result<(), ValidationError> {
-    let l = &p.layout;
-    let rank = p.rank as usize;
-    let splits = l.split_configs();
-    let mut i = 0;
-    while i < splits.len() {
-        let d = splits[i].dimension;
-        if d < 0 || d >= rank as i64 {
-            return Err(ValidationError::SplitDimensionOutOfBounds { dimension: d, rank });
-        }
-        let mut j = 0;
-        while j < i {
-            if splits[j].dimension == d {
-                return Err(ValidationError::SplitDimensionDuplicate { dimension: d });
-            }
-            j += 1;
-        }
-        let idx = splits[i].indices();
-        // Validation of the split size needs a valid minor_to_major; rule 1 reports it otherwise.
-        let logical = if (l.m2m_len as usize) == rank { l.minor_to_major[rank - 1 - d as usize] } else { -1 };
-        let size = if logical >= 0 && logical < rank as i64 {
-            match p.dims[logical as usize].size() {
-                Some(s) => s as i64,
-                None => i64::MAX,
-            }
-        } else {
-            i64::MAX
-        };
-        let mut k = 0;
-        while k < idx.len() {
-            if idx[k] <= 0 || (k > 0 && idx[k] <= idx[k - 1]) {
-                return Err(ValidationError::SplitIndicesNotIncreasing { split: i, entry: k });
-            }
-            if idx[k] >= size {
-                return Err(ValidationError::SplitIndexOutOfBounds { index: idx[k], size });
-            }
-            k += 1;
-        }
-        i += 1;
-    }
-    Ok(())
-}
+pub const ATTRIBUTES: [&str; 11] = ["D", "T", "L", "#", "*", "E", "S", "SC", "P", "M", "pad"];

@@ -4,32 +4,74 @@
 //! `const` items (in rustc's evaluator) and at runtime (`DynLayout`). No allocation, no `std`, no `unsafe`, and
 //! no panics on any input: every failure is a typed error carrying the numbers.
 //!
-//! - [`bind`]: binding the runtime sizes of dynamic dimensions (mixed layouts).
-//! - [`broadcast`]: XLA's broadcasting rules (binary operations, `broadcast_in_dim`, `broadcast`).
-//! - [`dtype`]: element types, spelled as XLA spells them, with their widths.
-//! - [`shape`]: dimensions (static, `<=N`, `?`), [`ParsedArray`] (as read) and [`ArrayShape`] (validated).
-//! - [`layout`]: `minor_to_major`, attributes (`L E S M SC # * P D`, the `pad(..)` extension), validation.
-//! - [`tile`]: tiles and tiled linearization (spec §4), TPU tiling conventions.
-//! - [`index`]: offsets, the inverse, strides, negative dimensions, true rank, dimension letters.
-//! - [`size`]: storage elements, byte size, XLA's `ArraySize`.
-//! - [`accounting`]: XLA's padding accounting (unpadded size, extra bytes due to padding).
-//! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
-//! - [`digits`]: offsets as sums of digits of single indices, for relayout loop nests.
-//! - [`flat`]: offset plans folded into straight-line `(e / d) % m` terms.
-//! - [`grid`]: first-level tiles as boxes of indices and blocks of storage, and the contiguous runs inside them.
-//! - [`intile`]: the layout inside one first-level tile.
-//! - [`pack`]: sub-byte packing (`E(n)`) and the bit patterns of padding values.
-//! - [`parse`]: the text grammar (`{...}` and `<...>` forms), tuples as an event stream.
-//! - [`print`]: XLA's canonical printed form.
-//! - [`parts`]: layouts as flat lists of integers, as static layout types carry them.
-//! - [`error`]: the errors.
-//!
 //! ```
 //! use tensor_layout_core::ArrayShape;
 //! let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}")?;
 //! assert_eq!(s.offset(&[2, 3])?, 17);
 //! assert_eq!(s.byte_size()?, 96);
 //! assert_eq!(s.to_string(), "f32[3,5]{1,0:T(2,2)}");
+//! # Ok::<(), tensor_layout_core::Error>(())
+//! ```
+//!
+//! ## Modules
+//!
+//! Dependencies run one way, down this list: the model at the bottom, the rules on it, the text above them.
+//!
+//! The model (XLA's data, with XLA's integers):
+//! - [`dtype`]: element types, spelled as XLA spells them, with their widths.
+//! - [`shape`]: dimensions (static, `<=N`, `?`), [`ParsedArray`] (as read) and [`ArrayShape`] (validated).
+//! - [`tile`]: tiles, tile levels, the physical (tiled) shape, TPU tiling conventions.
+//! - [`layout`]: `minor_to_major` and the attributes (`L E S M SC # * P D`, the `pad(..)` extension).
+//!
+//! The rules (each with its errors):
+//! - [`validate`]: XLA's validation rules (spec §3) and [`ValidationError`].
+//! - [`tiling`]: the tiled linearization (spec §4) as a walk, the physical shape, and [`IndexError`], the error of
+//!   every query.
+//! - [`size`]: element count, storage elements, byte size, XLA's `ArraySize`.
+//! - [`index`]: offsets of logical indices, the inverse (slots), strides, dimension numbers.
+//! - [`plan`]: offsets as per-dimension terms, for fast offsets of runtime indices.
+//! - [`accounting`]: XLA's padding accounting (unpadded size, extra bytes due to padding).
+//! - [`flat`]: offset plans folded into straight-line `(e / d) % m` terms, for tight loops.
+//! - [`digits`]: offsets as sums of digits of single indices (separable `*` merges too), for relayout loop nests.
+//! - [`grid`]: first-level tiles as boxes of indices and blocks of storage, and the contiguous runs inside them.
+//! - [`intile`]: the layout inside one first-level tile.
+//! - [`bind`]: binding the runtime sizes of dynamic dimensions (mixed layouts).
+//! - [`pack`]: sub-byte packing (`E(n)`) and the bit patterns of padding values.
+//! - [`cute`]: NVIDIA CuTe's layout algebra (hierarchical layouts, composition, divides, products, inverses,
+//!   swizzles) and the conversion of XLA layouts into CuTe layouts.
+//!
+//! The text:
+//! - [`parse`]: the text grammar (`{...}` and `<...>` forms), tuples as an event stream, and [`ParseError`].
+//! - [`print`]: XLA's canonical printed form.
+//! - [`parts`]: layouts as flat lists of integers, as static layout types carry them.
+//! - [`broadcast`]: XLA's broadcasting rules (binary operations, `broadcast_in_dim`, `broadcast`) and the
+//!   request lines `tlayout broadcast` reads.
+//! - [`error`]: every error type, gathered.
+//!
+//! ## Integers
+//!
+//! One rule at the boundary: **`usize` for everything that addresses memory or counts**: indices passed in,
+//! offsets, slots, strides, dimension sizes ([`ArrayShape::dim_size`]), element counts, tile extents, tile counts
+//! and slots per tile ([`TileGrid`]), run lengths, and everything in an [`OffsetPlan`]. A value that does not fit
+//! this target's `usize` is an [`IndexError::ExceedsUsize`], never a wrapped number.
+//!
+//! **Exact `u128` only for total sizes that may pass 64 bits**: [`ArrayShape::storage_elements`],
+//! [`ArrayShape::byte_size`] and [`ArrayShape::xla_array_size`] (XLA accepts tiled layouts whose storage does).
+//!
+//! **The model keeps XLA's integers**, as the text writes them: `u64` dimension and tile sizes ([`Dim`],
+//! [`TileDim`], `pad(..)`), `i64` attribute values (`minor_to_major`, `L`, `E`, `S`, `M`, split indices), and
+//! `u64` entries of the [`PhysicalShape`], which is XLA's 64-bit arithmetic and may pass a 32-bit target's
+//! `usize`. Widths are bits: `u32` for a type ([`ElementType::bits`]), `u64` for the storage width `E(n)`
+//! ([`ArrayShape::element_bits`]).
+//!
+//! Checks happen once: building an offset plan or a tile grid checks that the storage, every stride and every
+//! tile size fit `usize`, so evaluating an offset of an index within the dimensions cannot overflow.
+//!
+//! ```
+//! use tensor_layout_core::ArrayShape;
+//! let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}")?;
+//! let (dim, offset, storage): (usize, usize, u128) = (s.dim_size(1)?, s.offset(&[2, 3])?, s.storage_elements()?);
+//! assert_eq!((dim, offset, storage), (5, 17, 24));
 //! # Ok::<(), tensor_layout_core::Error>(())
 //! ```
 //!
@@ -43,25 +85,35 @@
 #![deny(missing_docs)]
 #![warn(clippy::all)]
 
+// The model.
+mod dim;
+pub mod dtype;
+pub mod layout;
+mod message;
+pub mod shape;
+pub mod tile;
+
+// The rules.
 pub mod accounting;
 pub mod bind;
-pub mod broadcast;
+pub mod cute;
 pub mod digits;
-pub mod dtype;
-pub mod error;
 pub mod flat;
 pub mod grid;
 pub mod index;
 pub mod intile;
-pub mod layout;
 pub mod pack;
+pub mod plan;
+pub mod size;
+pub mod tiling;
+pub mod validate;
+
+// The text.
+pub mod broadcast;
+pub mod error;
 pub mod parse;
 pub mod parts;
-pub mod plan;
 pub mod print;
-pub mod shape;
-pub mod size;
-pub mod tile;
 
 pub use dtype::ElementType;
 pub use error::{Error, IndexError, ParseError, ValidationError};

@@ -7,8 +7,8 @@
 //! ```
 //! use tensor_layout_core::pack::{get_packed, set_packed};
 //! let mut bytes = [0u8; 8];
-//! for v in 0..16 {
-//!     assert!(set_packed(&mut bytes, 4, v, v));
+//! for slot in 0..16 {
+//!     assert!(set_packed(&mut bytes, 4, slot, slot as u64)); // slot `usize`, value `u64`
 //! }
 //! assert_eq!(bytes, [0x10, 0x32, 0x54, 0x76, 0x98, 0xba, 0xdc, 0xfe]);
 //! assert_eq!(get_packed(&bytes, 4, 13), Some(13));
@@ -19,7 +19,7 @@ use crate::layout::PaddingValue;
 use crate::shape::ArrayShape;
 
 /// The byte holding the first bit of slot `slot` of an `E(bits)` buffer, and that bit's position in the byte
-/// (0 = least significant); `None` on overflow.
+/// (0 = least significant); `None` when the byte is past `usize::MAX`.
 ///
 /// ```
 /// use tensor_layout_core::pack::bit_position;
@@ -27,13 +27,13 @@ use crate::shape::ArrayShape;
 /// assert_eq!(bit_position(2, 5), Some((1, 2)));
 /// ```
 #[inline]
-pub const fn bit_position(bits: u32, slot: u64) -> Option<(u64, u32)> {
+pub const fn bit_position(bits: u32, slot: usize) -> Option<(usize, u32)> {
     let start = slot as u128 * bits as u128;
     let byte = start / 8;
-    if byte > u64::MAX as u128 {
+    if byte > usize::MAX as u128 {
         return None;
     }
-    Some((byte as u64, (start % 8) as u32))
+    Some((byte as usize, (start % 8) as u32))
 }
 
 const fn mask(bits: u32) -> u128 {
@@ -51,21 +51,21 @@ const fn mask(bits: u32) -> u128 {
 /// assert_eq!(get_packed(&bytes, 2, 16), None);
 /// ```
 #[inline]
-pub const fn get_packed(bytes: &[u8], bits: u32, slot: u64) -> Option<u64> {
+pub const fn get_packed(bytes: &[u8], bits: u32, slot: usize) -> Option<u64> {
     if bits == 0 || bits > 64 {
         return None;
     }
     let Some((byte, shift)) = bit_position(bits, slot) else {
         return None;
     };
-    let span = (shift + bits).div_ceil(8) as u64;
-    if byte >= bytes.len() as u64 || span > bytes.len() as u64 - byte {
+    let span = (shift + bits).div_ceil(8) as usize;
+    if byte >= bytes.len() || span > bytes.len() - byte {
         return None;
     }
     let mut v: u128 = 0;
     let mut i = 0;
     while i < span {
-        v |= (bytes[(byte + i) as usize] as u128) << (8 * i);
+        v |= (bytes[byte + i] as u128) << (8 * i);
         i += 1;
     }
     Some(((v >> shift) & mask(bits)) as u64)
@@ -77,29 +77,29 @@ pub const fn get_packed(bytes: &[u8], bits: u32, slot: u64) -> Option<u64> {
 /// ```
 /// use tensor_layout_core::pack::set_packed;
 /// let mut bytes = [0u8; 2];
-/// for k in 0..16 {
-///     set_packed(&mut bytes, 1, k, k % 2);
+/// for slot in 0..16 {
+///     set_packed(&mut bytes, 1, slot, slot as u64 % 2);
 /// }
 /// assert_eq!(bytes, [0xaa, 0xaa]);
 /// assert!(!set_packed(&mut bytes, 1, 16, 1));
 /// ```
 #[inline]
-pub const fn set_packed(bytes: &mut [u8], bits: u32, slot: u64, value: u64) -> bool {
+pub const fn set_packed(bytes: &mut [u8], bits: u32, slot: usize, value: u64) -> bool {
     if bits == 0 || bits > 64 {
         return false;
     }
     let Some((byte, shift)) = bit_position(bits, slot) else {
         return false;
     };
-    let span = (shift + bits).div_ceil(8) as u64;
-    if byte >= bytes.len() as u64 || span > bytes.len() as u64 - byte {
+    let span = (shift + bits).div_ceil(8) as usize;
+    if byte >= bytes.len() || span > bytes.len() - byte {
         return false;
     }
     let m = mask(bits) << shift;
     let v = ((value as u128) << shift) & m;
     let mut i = 0;
     while i < span {
-        let at = (byte + i) as usize;
+        let at = byte + i;
         let keep = !((m >> (8 * i)) as u8);
         bytes[at] = (bytes[at] & keep) | (v >> (8 * i)) as u8;
         i += 1;

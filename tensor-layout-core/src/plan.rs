@@ -3,9 +3,10 @@
 //! walk as [`ArrayShape::offset`] (which records each dimension's steps), a plan evaluates an offset with no
 //! walk; as a `const` of a static layout, every size is a constant the compiler folds into shifts and masks.
 
-use crate::error::IndexError;
-use crate::shape::{ArrayShape, MAX_RANK};
-use crate::tile::{self, chain, TileDim, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};
+use crate::dim::MAX_RANK;
+use crate::shape::ArrayShape;
+use crate::tile::{TileDim, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};
+use crate::tiling::{self as walk, chain, to_usize, IndexError};
 
 /// One term of a plan: `stride * c(e)`, `c` the chain of steps applied to the index of dimension `dim`.
 ///
@@ -21,7 +22,7 @@ pub struct Term {
     /// The logical dimension.
     pub dim: u8,
     /// The row-major stride, in the final tiled shape, of the coordinate this term computes.
-    pub stride: u64,
+    pub stride: usize,
     pub(crate) chain: u64,
 }
 
@@ -42,12 +43,14 @@ pub struct OffsetPlan {
     /// `first[d]..first[d + 1]` are the terms of dimension `d`.
     first: [u8; MAX_RANK + 1],
     terms: [Term; MAX_PHYSICAL_RANK],
-    pub(crate) sizes: [[u64; MAX_TILE_RANK]; MAX_TILES],
+    pub(crate) sizes: [[usize; MAX_TILE_RANK]; MAX_TILES],
 }
 
 impl ArrayShape {
     /// The offset plan of this layout; an error for layouts that combine dimensions (`*`), whose offsets need
-    /// [`ArrayShape::offset`], and for storage past 64 bits.
+    /// [`ArrayShape::offset`], and for a storage, stride or tile size that does not fit this target's `usize`
+    /// ([`IndexError::ExceedsUsize`]). Checked once here, so a plan's own arithmetic never overflows for indices
+    /// within the dimensions.
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
@@ -56,13 +59,16 @@ impl ArrayShape {
     /// assert!(ArrayShape::parse("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}").unwrap().offset_plan().is_err());
     /// ```
     pub const fn offset_plan(&self) -> Result<OffsetPlan, IndexError> {
-        let w = match tile::walk(self, &[]) {
+        let w = match walk::walk(self, &[]) {
             Ok(w) => w,
             Err(e) => return Err(e),
         };
         match self.storage_elements() {
-            Ok(n) if n <= u64::MAX as u128 => {}
-            Ok(_) => return Err(IndexError::Overflow),
+            Ok(n) => {
+                if let Err(e) = to_usize(n) {
+                    return Err(e);
+                }
+            }
             Err(e) => return Err(e),
         }
         let tiles = self.layout().tiles();
@@ -79,7 +85,10 @@ impl ArrayShape {
             let mut k = 0;
             while k < dims.len() {
                 if let TileDim::Size(t) = dims[k] {
-                    plan.sizes[level][k] = t;
+                    plan.sizes[level][k] = match to_usize(t as u128) {
+                        Ok(v) => v,
+                        Err(e) => return Err(e),
+                    };
                 }
                 k += 1;
             }
@@ -87,13 +96,14 @@ impl ArrayShape {
         }
         // Row-major strides of the final shape; a coordinate of a size-1 dimension is always 0 and needs no term.
         let n = w.shape.len as usize;
-        let mut strides = [0u64; MAX_PHYSICAL_RANK];
-        let mut stride: u64 = 1;
+        let mut strides = [0u128; MAX_PHYSICAL_RANK];
+        let mut stride: u128 = 1;
         let mut j = n;
         while j > 0 {
             j -= 1;
             strides[j] = stride;
-            stride = stride.saturating_mul(w.shape.dims[j]);
+            // A stride that saturates is past `usize::MAX`: an error below if a term uses it.
+            stride = stride.saturating_mul(w.shape.dims[j] as u128);
         }
         let mut count = 0;
         let mut d = 0;
@@ -105,7 +115,11 @@ impl ArrayShape {
                     if w.chains[j] & chain::COMBINED != 0 {
                         return Err(IndexError::CombinedDimensions);
                     }
-                    plan.terms[count] = Term { dim: d as u8, stride: strides[j], chain: w.chains[j] };
+                    let stride = match to_usize(strides[j]) {
+                        Ok(v) => v,
+                        Err(e) => return Err(e),
+                    };
+                    plan.terms[count] = Term { dim: d as u8, stride, chain: w.chains[j] };
                     count += 1;
                 }
                 j += 1;
@@ -117,7 +131,24 @@ impl ArrayShape {
     }
 }
 
+impl Term {
+    /// How the coordinate follows from the index: the tiling steps of its chain.
+    pub(crate) const fn chain(&self) -> u64 {
+        self.chain
+    }
+}
+
 impl OffsetPlan {
+    /// The number of tile levels.
+    pub(crate) const fn levels(&self) -> usize {
+        self.levels as usize
+    }
+
+    /// The size of entry `entry` of tile level `level` (0 for `*` and past the tile).
+    pub(crate) const fn tile_size(&self, level: usize, entry: usize) -> usize {
+        self.sizes[level][entry]
+    }
+
     /// The terms of logical dimension `d`.
     ///
     /// ```
@@ -139,9 +170,16 @@ impl OffsetPlan {
     /// assert_eq!((plan.coordinate(&t[0], 3), plan.coordinate(&t[1], 3)), (1, 1)); // 3 = 1 * 2 + 1
     /// ```
     #[inline(always)]
-    pub const fn coordinate(&self, term: &Term, e: u64) -> u64 {
+    pub const fn coordinate(&self, term: &Term, e: usize) -> usize {
+        self.coordinate_from(term, 0, e)
+    }
+
+    /// The coordinate a term computes from the value `e` its chain holds before level `first`: the steps of the
+    /// levels from `first` on.
+    #[inline(always)]
+    pub(crate) const fn coordinate_from(&self, term: &Term, first: usize, e: usize) -> usize {
         let mut v = e;
-        let mut level = 0;
+        let mut level = first;
         while level < self.levels as usize {
             let (op, entry) = chain::step(term.chain, level);
             let t = self.sizes[level][entry];
@@ -166,9 +204,9 @@ impl OffsetPlan {
     /// assert_eq!(plan.dimension_offset(1, 2), 4);
     /// ```
     #[inline(always)]
-    pub const fn dimension_offset(&self, d: usize, e: u64) -> u64 {
+    pub const fn dimension_offset(&self, d: usize, e: usize) -> usize {
         let terms = self.terms(d);
-        let mut sum: u64 = 0;
+        let mut sum: usize = 0;
         let mut i = 0;
         while i < terms.len() {
             sum = sum.wrapping_add(terms[i].stride.wrapping_mul(self.coordinate(&terms[i], e)));
@@ -178,7 +216,8 @@ impl OffsetPlan {
     }
 
     /// The offset of an index that lies within the dimensions (not checked: an index outside them gives a
-    /// meaningless number, never a panic, as long as the arithmetic does not overflow).
+    /// meaningless number, never a panic). For an index within the dimensions every sum and product stays below
+    /// the storage size, which [`ArrayShape::offset_plan`] checked fits a `usize`.
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
@@ -186,8 +225,8 @@ impl OffsetPlan {
     /// assert_eq!(plan.offset(&[2, 0]), 16);
     /// ```
     #[inline(always)]
-    pub const fn offset(&self, index: &[u64]) -> u64 {
-        let mut sum: u64 = 0;
+    pub const fn offset(&self, index: &[usize]) -> usize {
+        let mut sum: usize = 0;
         let mut d = 0;
         while d < index.len() && d < self.rank as usize {
             sum = sum.wrapping_add(self.dimension_offset(d, index[d]));

@@ -1,13 +1,16 @@
 //! The canonical printer (spec §2 "Canonical print"): XLA's printed form, written by `const fn`s into a
 //! fixed-capacity [`TextBuf`], so compile-time code can build messages with it too.
 
+use crate::dim::Dim;
 use crate::dtype::ElementType;
-use crate::error::Error;
 use crate::layout::{Layout, PaddingValue};
+use crate::parse::error::Error;
 use crate::parse::{Event, ShapeParser, MAX_DEPTH};
-use crate::shape::{ArrayShape, Dim, ParsedArray};
+use crate::shape::{ArrayShape, ParsedArray};
 use crate::tile::{Tile, TileDim};
 use core::fmt;
+
+pub use crate::message::TextBuf;
 
 /// Bytes enough for the canonical text of any array shape within this crate's capacities.
 ///
@@ -21,162 +24,6 @@ use core::fmt;
 /// assert!(!big.overflowed() && small.overflowed());
 /// ```
 pub const MAX_TEXT: usize = 8192;
-
-/// A fixed-capacity text buffer written by `const fn`s. Writes past the capacity set a flag and are dropped.
-///
-/// ```
-/// use tensor_layout_core::print::TextBuf;
-/// let mut b = TextBuf::<8>::new();
-/// b.push_str("ab");
-/// b.push_i64(-12);
-/// assert_eq!(b.as_str(), "ab-12");
-/// assert!(!b.overflowed());
-/// ```
-#[derive(Clone, Copy, Debug)]
-pub struct TextBuf<const N: usize> {
-    len: usize,
-    bytes: [u8; N],
-    overflow: bool,
-}
-
-impl<const N: usize> Default for TextBuf<N> {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl<const N: usize> TextBuf<N> {
-    /// An empty buffer.
-    ///
-    /// ```
-    /// use tensor_layout_core::print::TextBuf;
-    /// assert_eq!(TextBuf::<4>::new().as_str(), "");
-    /// ```
-    pub const fn new() -> Self {
-        TextBuf { len: 0, bytes: [0; N], overflow: false }
-    }
-
-    /// Appends bytes (which must be UTF-8 as a whole once writing is done).
-    ///
-    /// ```
-    /// use tensor_layout_core::print::TextBuf;
-    /// let mut b = TextBuf::<2>::new();
-    /// b.push_bytes(b"abc");
-    /// assert!(b.overflowed());
-    /// ```
-    pub const fn push_bytes(&mut self, s: &[u8]) {
-        let mut i = 0;
-        while i < s.len() {
-            if self.len == N {
-                self.overflow = true;
-                return;
-            }
-            self.bytes[self.len] = s[i];
-            self.len += 1;
-            i += 1;
-        }
-    }
-
-    /// Appends a string.
-    ///
-    /// ```
-    /// use tensor_layout_core::print::TextBuf;
-    /// let mut b = TextBuf::<8>::new();
-    /// b.push_str("f32");
-    /// assert_eq!(b.as_str(), "f32");
-    /// ```
-    pub const fn push_str(&mut self, s: &str) {
-        self.push_bytes(s.as_bytes());
-    }
-
-    /// Appends an unsigned decimal number.
-    ///
-    /// ```
-    /// use tensor_layout_core::print::TextBuf;
-    /// let mut b = TextBuf::<32>::new();
-    /// b.push_u64(u64::MAX);
-    /// assert_eq!(b.as_str(), "18446744073709551615");
-    /// ```
-    pub const fn push_u64(&mut self, v: u64) {
-        self.push_u128(v as u128);
-    }
-
-    /// Appends an unsigned 128-bit decimal number.
-    ///
-    /// ```
-    /// use tensor_layout_core::print::TextBuf;
-    /// let mut b = TextBuf::<64>::new();
-    /// b.push_u128(57_069_614_478_038_925_312);
-    /// assert_eq!(b.as_str(), "57069614478038925312");
-    /// ```
-    pub const fn push_u128(&mut self, mut v: u128) {
-        let mut digits = [0u8; 39];
-        let mut n = 0;
-        loop {
-            digits[38 - n] = b'0' + (v % 10) as u8;
-            n += 1;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        self.push_bytes(digits.split_at(39 - n).1);
-    }
-
-    /// Appends a signed decimal number.
-    ///
-    /// ```
-    /// use tensor_layout_core::print::TextBuf;
-    /// let mut b = TextBuf::<32>::new();
-    /// b.push_i64(i64::MIN);
-    /// assert_eq!(b.as_str(), "-9223372036854775808");
-    /// ```
-    pub const fn push_i64(&mut self, v: i64) {
-        if v < 0 {
-            self.push_str("-");
-        }
-        self.push_u64(v.unsigned_abs());
-    }
-
-    /// The text written so far.
-    ///
-    /// ```
-    /// use tensor_layout_core::print::TextBuf;
-    /// let mut b = TextBuf::<8>::new();
-    /// b.push_str("x");
-    /// assert_eq!(b.as_str(), "x");
-    /// ```
-    pub const fn as_str(&self) -> &str {
-        match core::str::from_utf8(self.bytes.split_at(self.len).0) {
-            Ok(s) => s,
-            Err(_) => "",
-        }
-    }
-
-    /// Empties the buffer (keeping its storage), so one buffer serves many writes.
-    ///
-    /// ```
-    /// use tensor_layout_core::print::TextBuf;
-    /// let mut b = TextBuf::<8>::new();
-    /// b.push_str("abc");
-    /// b.clear();
-    /// assert_eq!(b.as_str(), "");
-    /// ```
-    pub const fn clear(&mut self) {
-        self.len = 0;
-        self.overflow = false;
-    }
-
-    /// Whether a write was dropped for lack of room.
-    ///
-    /// ```
-    /// use tensor_layout_core::print::TextBuf;
-    /// assert!(!TextBuf::<1>::new().overflowed());
-    /// ```
-    pub const fn overflowed(&self) -> bool {
-        self.overflow
-    }
-}
 
 /// Writes an element type and dimensions: `f32[<=3,?,5]`.
 ///

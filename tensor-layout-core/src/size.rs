@@ -1,9 +1,9 @@
 //! Sizes (spec §4.4-4.5): storage elements including `L`, byte size including `E` packing, XLA's `ArraySize`, and
-//! the 64-bit limits validation enforces.
+//! the element count.
 
-use crate::error::{IndexError, ValidationError};
-use crate::shape::{ArrayShape, Dim, ParsedArray};
-use crate::tile::{self, TileDim};
+use crate::shape::ArrayShape;
+use crate::tile::TileDim;
+use crate::tiling::{arithmetic_size, model_size, to_usize, IndexError};
 
 const fn round_up(n: u128, m: u128) -> Option<u128> {
     if m == 0 {
@@ -17,9 +17,29 @@ const fn round_up(n: u128, m: u128) -> Option<u128> {
     }
 }
 
-const I64_MAX: u64 = i64::MAX as u64;
-
 impl ArrayShape {
+    /// The element count (product of the dimensions, bounds for `<=N`); an error for `?` and for a count that
+    /// does not fit this target's `usize`.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// assert_eq!(ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().element_count().unwrap(), 15);
+    /// assert_eq!(ArrayShape::parse("f32[]").unwrap().element_count().unwrap(), 1);
+    /// ```
+    pub const fn element_count(&self) -> Result<usize, IndexError> {
+        let mut n: u64 = 1;
+        let mut d = 0;
+        while d < self.rank() {
+            match model_size(self, d) {
+                // Validation bounds the product by i64::MAX, so this cannot overflow.
+                Ok(s) => n = n.saturating_mul(s),
+                Err(e) => return Err(e),
+            }
+            d += 1;
+        }
+        to_usize(n as u128)
+    }
+
     /// Storage bits per element: `E(n)` when set, else 8 times the type's byte width.
     ///
     /// ```
@@ -91,7 +111,7 @@ impl ArrayShape {
             let mut count: u128 = 1;
             let mut d = 0;
             while d < n {
-                let size = match tile::arithmetic_size(self, d) {
+                let size = match arithmetic_size(self, d) {
                     Ok(v) => v as u128,
                     Err(e) => return Err(e),
                 };
@@ -168,7 +188,7 @@ const fn bytes_for(n: u128, s: &ArrayShape) -> Result<u128, IndexError> {
 
 /// XLA's `LayoutUtil::MaxSplitSize`: the largest part of logical dimension `d` under the split configurations.
 const fn max_split_size(s: &ArrayShape, d: usize) -> Result<u64, IndexError> {
-    let size = match tile::arithmetic_size(s, d) {
+    let size = match arithmetic_size(s, d) {
         Ok(v) => v,
         Err(e) => return Err(e),
     };
@@ -196,29 +216,4 @@ const fn max_split_size(s: &ArrayShape, d: usize) -> Result<u64, IndexError> {
         i += 1;
     }
     Ok(size)
-}
-
-/// The size rules of validation (spec §3 "Sizes", as XLA's `ValidateShapeSize`): every dimension and the product
-/// of the dimensions fit in `i64` ("dimensions overflow"), and so does the unpacked byte size. Derived sizes
-/// (tiled storage, `L`, bits) are exact `u128` queries; 64-bit consumers check them where they convert.
-pub(crate) const fn check_sizes(p: &ParsedArray) -> Result<(), ValidationError> {
-    let dims = p.dims();
-    let mut product: u64 = 1;
-    let mut i = 0;
-    while i < dims.len() {
-        if let Dim::Static(n) | Dim::Bounded(n) = dims[i] {
-            if n > I64_MAX {
-                return Err(ValidationError::DimensionTooLarge { dimension: i, size: n });
-            }
-            product = match product.checked_mul(n) {
-                Some(v) if v <= I64_MAX => v,
-                _ => return Err(ValidationError::DimensionsOverflow { dimension: i }),
-            };
-        }
-        i += 1;
-    }
-    match product.checked_mul(p.element_type.byte_width() as u64) {
-        Some(v) if v <= I64_MAX => Ok(()),
-        _ => Err(ValidationError::SizeOverflow),
-    }
 }

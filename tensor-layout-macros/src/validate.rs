@@ -3,9 +3,9 @@
 //! independent error is collected, each on the offending token.
 
 use proc_macro2::Span;
-use tensor_layout_core::layout::{check_rule, RULES};
 use tensor_layout_core::parse::{parse_array_mapped, SourceMap, ATTRIBUTES};
 use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
+use tensor_layout_core::validate::{check_rule, RULES};
 use tensor_layout_core::{ArrayShape, Dim, ParsedArray, ValidationError};
 
 use crate::parse::Literal;

@@ -64,11 +64,10 @@ fn fill<E: Scalar>(n: usize) -> Vec<E> {
 
 /// Checks a sample of indices against offsets from scratch.
 fn verify<E: Scalar>(a: &ArrayShape, b: &ArrayShape, src: &[E], dst: &[E], name: &str) {
-    let dims: Vec<u64> = (0..a.rank()).map(|d| a.dim_size(d).unwrap()).collect();
-    for k in 0..20_000u64 {
-        let i: Vec<u64> =
-            dims.iter().enumerate().map(|(d, &n)| (k * (7919 + 104_729 * d as u64) + k / 3) % n).collect();
-        let (x, y) = (src[a.offset(&i).unwrap() as usize], dst[b.offset(&i).unwrap() as usize]);
+    let dims: Vec<usize> = (0..a.rank()).map(|d| a.dim_size(d).unwrap()).collect();
+    for k in 0..20_000usize {
+        let i: Vec<usize> = dims.iter().enumerate().map(|(d, &n)| (k * (7919 + 104_729 * d) + k / 3) % n).collect();
+        let (x, y) = (src[a.offset(&i).unwrap()], dst[b.offset(&i).unwrap()]);
         assert_eq!(x.to_scalar_bits(), y.to_scalar_bits(), "{name}: index {i:?}");
     }
 }
@@ -172,10 +171,10 @@ fn baseline(o: &Options) {
         });
         best(&mut t[1], || {
             let (pr, pt) = (black_box(&pr), black_box(&pt));
-            for r in 0..rows as u64 {
-                for c in 0..cols as u64 {
+            for r in 0..rows {
+                for c in 0..cols {
                     let i = [r, c];
-                    dst[pt.offset(&i) as usize] = src[pr.offset(&i) as usize];
+                    dst[pt.offset(&i)] = src[pr.offset(&i)];
                 }
             }
             black_box(&mut dst);

@@ -29,7 +29,7 @@ pub(crate) enum Side<'a> {
 
 impl Side<'_> {
     /// Calls `f` with every digit boundary of dimension `d` on this side.
-    fn boundaries(&self, d: usize, mut f: impl FnMut(u64)) {
+    fn boundaries(&self, d: usize, mut f: impl FnMut(usize)) {
         if let Side::Digits(p) = self {
             for t in p.terms().iter().filter(|t| t.dim as usize == d) {
                 f(t.low);
@@ -43,7 +43,7 @@ impl Side<'_> {
     /// The offset that index `e` of dimension `d` contributes, `None` past `isize`.
     fn offset(&self, d: usize, e: usize) -> Option<isize> {
         match self {
-            Side::Digits(p) => isize::try_from(p.dimension_offset(d, e as u64)).ok(),
+            Side::Digits(p) => isize::try_from(p.dimension_offset(d, e)).ok(),
             Side::Strided(s) => s.get(d).copied().unwrap_or(0).checked_mul(isize::try_from(e).ok()?),
         }
     }
@@ -66,9 +66,8 @@ impl Axis {
         let mut bound = [1usize; MAX_DIGITS];
         let mut n = 1;
         let mut ok = true;
-        let mut add = |v: u64| {
+        let mut add = |v: usize| {
             // Boundaries at or past the size cut nothing: every index lies below them.
-            let Ok(v) = usize::try_from(v) else { return };
             if v <= 1 || v >= size || bound[..n].contains(&v) {
                 return;
             }

@@ -173,8 +173,8 @@ impl DynLayout {
     /// assert_eq!(DynLayout::parse("f32[3,5]{1,0:T(2,2)}")?.element_count()?, 15);
     /// # Ok::<(), tensor_layout::Error>(())
     /// ```
-    pub fn element_count(&self) -> Result<usize, IndexError> {
-        to_usize(self.shape.element_count()? as u128)
+    pub const fn element_count(&self) -> Result<usize, IndexError> {
+        self.shape.element_count()
     }
 
     /// The offset (in elements, within the padded storage) of a logical index.
@@ -187,15 +187,8 @@ impl DynLayout {
     /// assert!(l.offset(&[4, 0]).is_err());
     /// # Ok::<(), tensor_layout::Error>(())
     /// ```
-    pub fn offset(&self, index: &[usize]) -> Result<usize, IndexError> {
-        let mut wide = [0u64; crate::MAX_RANK];
-        if index.len() > crate::MAX_RANK {
-            return Err(IndexError::WrongRank { expected: self.rank(), found: index.len() });
-        }
-        for (w, &i) in wide.iter_mut().zip(index) {
-            *w = i as u64;
-        }
-        to_usize(self.shape.offset(&wide[..index.len()])? as u128)
+    pub const fn offset(&self, index: &[usize]) -> Result<usize, IndexError> {
+        self.shape.offset(index)
     }
 
     /// What storage slot `offset` holds: an element (with its logical index) or padding.
@@ -207,7 +200,7 @@ impl DynLayout {
     /// # Ok::<(), tensor_layout::Error>(())
     /// ```
     pub const fn slot(&self, offset: usize) -> Result<Slot, IndexError> {
-        self.shape.slot(offset as u64)
+        self.shape.slot(offset)
     }
 
     /// The final tiled shape, most major first.

@@ -7,7 +7,9 @@
 //! - [`DynLayout`]: a layout known only at runtime, parsed from XLA's HLO text. Fixed capacity, no allocator.
 //! - [`Offsets`]: the offset of every logical index, in logical order, advancing incrementally.
 //! - [`layout!`] and [`Static`]: layouts as zero-sized types whose properties are constants.
-//! - [`broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
+//! - [`mod@broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
+//! - [`cute`]: NVIDIA CuTe's layout algebra in `const` items (compile errors on inadmissible inputs), and the
+//!   CuTe layout of an XLA layout type.
 //! - [`view`]: views of storage slices in a layout: checked and compile-time element access, tiled iteration
 //!   with contiguous runs, packed sub-byte and 32-bit word access, element-wise operations with broadcasting.
 //! - [`relayout()`]: moving an array between two layouts at memory speed; [`relayout_parallel`] on every core.
@@ -44,6 +46,7 @@ extern crate std;
 pub mod __private;
 mod axes;
 pub mod broadcast;
+pub mod cute;
 mod dynamic;
 pub mod element;
 pub mod interop;

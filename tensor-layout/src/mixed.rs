@@ -33,7 +33,7 @@ use crate::view::Geometry;
 use crate::DynLayout;
 
 /// A layout with dynamic dimensions (`?`, `<=N`) and everything else known at compile time: a zero-sized type,
-/// written with [`layout!`](crate::layout!). See the [module documentation](self).
+/// written with [`layout!`](crate::layout!): static tiles, sizes bound at runtime by [`Mixed::bind`].
 ///
 /// ```
 /// use tensor_layout::layout;

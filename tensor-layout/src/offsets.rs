@@ -19,16 +19,16 @@ use tensor_layout_core::{ArrayShape, IndexError, OffsetPlan, MAX_RANK};
 #[derive(Clone, Debug)]
 pub struct Offsets {
     shape: ArrayShape,
-    dims: [u64; MAX_RANK],
-    index: [u64; MAX_RANK],
+    dims: [usize; MAX_RANK],
+    index: [usize; MAX_RANK],
     groups: [u16; MAX_RANK],
-    contribution: [u64; MAX_RANK],
-    remaining: u64,
+    contribution: [usize; MAX_RANK],
+    remaining: usize,
     plan: Option<OffsetPlan>,
 }
 
 impl Offsets {
-    /// The offsets of `shape`; errors for shapes with `?` dimensions or more elements than `u64`/`usize` hold.
+    /// The offsets of `shape`; errors for shapes with `?` dimensions or a storage that does not fit `usize`.
     ///
     /// ```
     /// use tensor_layout::{ArrayShape, Offsets};
@@ -38,7 +38,7 @@ impl Offsets {
     /// ```
     pub fn new(shape: &ArrayShape) -> Result<Offsets, IndexError> {
         let n = shape.rank();
-        let mut dims = [0u64; MAX_RANK];
+        let mut dims = [0usize; MAX_RANK];
         for (d, slot) in dims.iter_mut().enumerate().take(n) {
             *slot = shape.dim_size(d)?;
         }
@@ -69,7 +69,7 @@ impl Offsets {
     }
 
     /// The contribution of the group led by dimension `d` (0 unless `d` is the lowest dimension of its group).
-    fn group_contribution(&self, d: usize) -> Result<u64, IndexError> {
+    fn group_contribution(&self, d: usize) -> Result<usize, IndexError> {
         if let Some(plan) = &self.plan {
             return Ok(plan.dimension_offset(d, self.index[d]));
         }
@@ -80,7 +80,7 @@ impl Offsets {
         self.shape.partial_offset(&self.index[..self.shape.rank()], mask)
     }
 
-    fn current(&self) -> u64 {
+    fn current(&self) -> usize {
         self.contribution[..self.shape.rank()].iter().sum()
     }
 }
@@ -92,8 +92,8 @@ impl Iterator for Offsets {
         if self.remaining == 0 {
             return None;
         }
-        // Fits: `new` checked that the storage fits in `usize`, and every offset lies within it.
-        let out = self.current() as usize;
+        // No overflow: `new` checked that the storage fits in `usize`, and every offset lies within it.
+        let out = self.current();
         self.remaining -= 1;
         if self.remaining > 0 {
             // Odometer step, last dimension fastest; collect the groups whose entries changed.
@@ -117,7 +117,6 @@ impl Iterator for Offsets {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = usize::try_from(self.remaining).unwrap_or(usize::MAX);
-        (n, Some(n))
+        (self.remaining, Some(self.remaining))
     }
 }

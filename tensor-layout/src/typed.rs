@@ -223,7 +223,7 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     pub const RANK: usize = S::SHAPE.rank();
 
     const DIMS_ARRAY: ([usize; MAX_RANK], usize) = {
-        let mut dims = [0u64; MAX_RANK];
+        let mut dims = [0usize; MAX_RANK];
         let mut d = 0;
         while d < Self::RANK {
             dims[d] = match S::SHAPE.dim_size(d) {
@@ -232,7 +232,7 @@ impl<E: Element, S: Source<E>> Static<E, S> {
             };
             d += 1;
         }
-        usize_slice(&S::SHAPE, dims.split_at(Self::RANK).0)
+        (dims, Self::RANK)
     };
 
     /// The dimensions, in logical order.
@@ -257,7 +257,14 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     pub const MINOR_TO_MAJOR: &'static [usize] = Common::<E, S>::MINOR_TO_MAJOR;
 
     const STRIDES_ARRAY: Option<([usize; MAX_RANK], usize)> = match S::SHAPE.strides() {
-        Ok(s) => Some(usize_slice(&S::SHAPE, s.as_slice())),
+        Ok(s) => {
+            let (v, mut out, mut i) = (s.as_slice(), [0usize; MAX_RANK], 0);
+            while i < v.len() {
+                out[i] = v[i];
+                i += 1;
+            }
+            Some((out, v.len()))
+        }
         Err(_) => None,
     };
 
@@ -318,7 +325,7 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::ELEMENT_COUNT, 15);
     /// ```
     pub const ELEMENT_COUNT: usize = match S::SHAPE.element_count() {
-        Ok(v) => to_usize(&S::SHAPE, v as u128),
+        Ok(v) => v,
         Err(e) => fail(&S::SHAPE, e),
     };
 
@@ -407,30 +414,13 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     /// assert!(T::try_offset(&[3, 0]).is_err());
     /// ```
     pub const fn try_offset(index: &[usize]) -> Result<usize, IndexError> {
-        static_offset(&S::SHAPE, index)
+        S::SHAPE.offset(index)
     }
 }
 
-/// The offset of an index in a static layout, as `usize`.
+/// The offset of an index in a static layout.
 pub(crate) const fn static_offset(shape: &ArrayShape, index: &[usize]) -> Result<usize, IndexError> {
-    if index.len() > MAX_RANK {
-        return Err(IndexError::WrongRank { expected: shape.rank(), found: index.len() });
-    }
-    let mut wide = [0u64; MAX_RANK];
-    let mut i = 0;
-    while i < index.len() {
-        wide[i] = index[i] as u64;
-        i += 1;
-    }
-    match shape.offset(wide.split_at(index.len()).0) {
-        Ok(v) => {
-            if v as u128 > usize::MAX as u128 {
-                return Err(IndexError::ExceedsUsize { value: v as u128 });
-            }
-            Ok(v as usize)
-        }
-        Err(e) => Err(e),
-    }
+    shape.offset(index)
 }
 
 /// A static layout type, for generic code: implemented by every [`Static`] type `layout!` names.

@@ -16,15 +16,15 @@ pub fn dynamic(text: &str) -> DynLayout {
     text.parse().unwrap_or_else(|e| panic!("{text:?} should be valid: {e}"))
 }
 
-pub fn dims_of(s: &ArrayShape) -> Vec<u64> {
+pub fn dims_of(s: &ArrayShape) -> Vec<usize> {
     (0..s.rank()).map(|d| s.dim_size(d).unwrap()).collect()
 }
 
 /// Every logical index of `dims`, row-major (last dimension fastest).
-pub fn all_indices(dims: &[u64]) -> Vec<Vec<u64>> {
-    let count: u64 = dims.iter().product();
-    let mut out = Vec::with_capacity(count as usize);
-    let mut i = vec![0u64; dims.len()];
+pub fn all_indices(dims: &[usize]) -> Vec<Vec<usize>> {
+    let count: usize = dims.iter().product();
+    let mut out = Vec::with_capacity(count);
+    let mut i = vec![0usize; dims.len()];
     for _ in 0..count {
         out.push(i.clone());
         for d in (0..dims.len()).rev() {
@@ -38,33 +38,26 @@ pub fn all_indices(dims: &[u64]) -> Vec<Vec<u64>> {
     out
 }
 
-/// [`all_indices`] for `usize` dimensions and indices.
-pub fn all_indices_usize(dims: &[usize]) -> Vec<Vec<usize>> {
-    let wide: Vec<u64> = dims.iter().map(|&d| d as u64).collect();
-    all_indices(&wide).into_iter().map(|i| i.into_iter().map(|e| e as usize).collect()).collect()
-}
-
 /// The offset of every logical index in row-major order, by `ArrayShape::offset`; also checks that
 /// `DynLayout::offset` and `DynLayout::offsets()` give the same list.
-pub fn offset_table(text: &str) -> Vec<u64> {
+pub fn offset_table(text: &str) -> Vec<usize> {
     let s = shape(text);
     let d = dynamic(text);
     let indices = all_indices(&dims_of(&s));
-    let table: Vec<u64> = indices.iter().map(|i| s.offset(i).unwrap()).collect();
-    let by_dyn: Vec<u64> =
-        indices.iter().map(|i| d.offset(&i.iter().map(|&e| e as usize).collect::<Vec<_>>()).unwrap() as u64).collect();
+    let table: Vec<usize> = indices.iter().map(|i| s.offset(i).unwrap()).collect();
+    let by_dyn: Vec<usize> = indices.iter().map(|i| d.offset(i).unwrap()).collect();
     assert_eq!(by_dyn, table, "{text}: DynLayout::offset");
-    let iterated: Vec<u64> = d.offsets().unwrap().map(|o| o as u64).collect();
+    let iterated: Vec<usize> = d.offsets().unwrap().collect();
     assert_eq!(iterated, table, "{text}: DynLayout::offsets()");
     table
 }
 
 /// What every storage slot holds, by `slot` (`None` = padding); also checks `DynLayout::slot`.
-pub fn memory_image(text: &str) -> Vec<Option<Vec<u64>>> {
+pub fn memory_image(text: &str) -> Vec<Option<Vec<usize>>> {
     let s = shape(text);
     let d = dynamic(text);
-    let storage = s.storage_elements().unwrap() as u64;
-    let image: Vec<Option<Vec<u64>>> = (0..storage)
+    let storage = d.storage_elements().unwrap();
+    let image: Vec<Option<Vec<usize>>> = (0..storage)
         .map(|o| match s.slot(o).unwrap() {
             Slot::Element(i) => Some(i.as_slice().to_vec()),
             Slot::Padding => None,
@@ -85,7 +78,7 @@ pub fn memory_image(text: &str) -> Vec<Option<Vec<u64>>> {
 /// whose offset is that slot, and the padding slots number storage - elements.
 pub fn check_slot_round_trip(text: &str) {
     let s = shape(text);
-    let storage = s.storage_elements().unwrap() as u64;
+    let storage = dynamic(text).storage_elements().unwrap();
     let indices = all_indices(&dims_of(&s));
     for i in &indices {
         let o = s.offset(i).unwrap();
@@ -95,14 +88,14 @@ pub fn check_slot_round_trip(text: &str) {
             Slot::Padding => panic!("{text}: slot({o}) of element {i:?} is padding"),
         }
     }
-    let mut padding = 0u64;
+    let mut padding = 0usize;
     for o in 0..storage {
         match s.slot(o).unwrap() {
             Slot::Element(i) => assert_eq!(s.offset(i.as_slice()).unwrap(), o, "{text}: offset(slot({o}))"),
             Slot::Padding => padding += 1,
         }
     }
-    assert_eq!(padding, storage - indices.len() as u64, "{text}: padding slots");
+    assert_eq!(padding, storage - indices.len(), "{text}: padding slots");
     assert!(s.slot(storage).is_err());
 }
 
@@ -115,6 +108,6 @@ pub fn canon_ok(text: &str) -> String {
     canon(text).unwrap_or_else(|e| panic!("{text:?} should print: {e}"))
 }
 
-pub fn is(v: &[u64]) -> Vec<u64> {
+pub fn is(v: &[usize]) -> Vec<usize> {
     v.to_vec()
 }

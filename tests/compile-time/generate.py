@@ -13,7 +13,6 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--count", type=int, default=200)
 ap.add_argument("--invalid", action="store_true")
 ap.add_argument("--broadcasts", type=int, default=200, help="static broadcast checks to add (from the vectors)")
-ap.add_argument("--big-tile", help="write a crate using this one literal in views, tiles and relayout instead")
 args = ap.parse_args()
 
 def static_ok(canon):
@@ -61,23 +60,7 @@ tensor-layout = {{ path = "{root}/tensor-layout" }}
 """)
 
 src = ["use tensor_layout::layout;", "" if args.invalid else "use core::mem::size_of;", ""]
-if args.big_tile:
-    angle = args.big_tile.replace("{", "<", 1)[::-1].replace("}", ">", 1)[::-1]
-    src = [
-        "use tensor_layout::view::{View, ViewMut};",
-        "use tensor_layout::{layout, relayout};",
-        f"pub type Big = layout!({angle});",
-        "/// Every constant views, tiles and relayout need, for a layout whose one tile is 2^16 long or more.",
-        "pub fn use_big(x: &[u8], y: &mut [u8]) -> usize {",
-        "    let (Ok(v), Ok(mut w)) = (View::new(Big::default(), x), ViewMut::new(Big::default(), y)) else { return 0 };",
-        "    let _ = relayout(&v, &mut w);",
-        "    let runs: usize = v.tiles().map_or(0, |t| t.map(|t| t.runs().count()).sum());",
-        "    runs + tensor_layout::offset!(Big[" + ",".join("0" for _ in args.big_tile.split("[")[1].split("]")[0].split(",")) + "]) + Big::TILE_SLOTS",
-        "}",
-    ]
-    if not args.big_tile.startswith("u8"):
-        src = [l.replace("&[u8]", "&[f32]").replace("&mut [u8]", "&mut [f32]") for l in src]
-elif args.invalid:
+if args.invalid:
     for i, text in enumerate(invalid[: args.count]):
         src.append(f"pub type Invalid{i} = layout!({text});")
 else:
@@ -104,8 +87,5 @@ else:
         d = f", dims = ({dims})" if dims is not None else ""
         src.append(f"assert_broadcast!(layout!({a}) + layout!({b}){d});")
 open(os.path.join(out, "src", "lib.rs"), "w").write("\n".join(src) + "\n")
-if args.big_tile:
-    print(f"wrote a crate using {args.big_tile} to {out}")
-else:
-    what = "invalid literals" if args.invalid else f"distinct literals (both spellings) and {args.broadcasts} broadcast checks"
-    print(f"wrote {min(args.count, len(invalid) if args.invalid else len(layouts))} {what} to {out}")
+what = "invalid literals" if args.invalid else f"distinct literals (both spellings) and {args.broadcasts} broadcast checks"
+print(f"wrote {min(args.count, len(invalid) if args.invalid else len(layouts))} {what} to {out}")

@@ -5,8 +5,7 @@
 # - 200 distinct `layout!` literals (both spellings) with 200 static broadcast checks: re-check after an edit < 1 s;
 # - 2,000 distinct literals (both spellings, each with its byte size as a constant) and 200 broadcast checks:
 #   `cargo check` with incremental compilation off < 5 s;
-# - the big-tile literals (one tile of 2^16, 2^16 x 2^16, ...) used with views, tiles and relayout: `cargo build`
-#   of the crate using each < 1 s (no const evaluation grows with a dimension or tile size);
+# - (the big-tile literals in views, tiles and relayout: `big_tiles.sh`);
 # - tensor-layout-macros builds from clean < 3 s;
 # - a crate of invalid literals reports an error on every literal's own line.
 set -euo pipefail
@@ -33,16 +32,6 @@ cargo check -q
 many=$(for i in 1 2 3; do touch src/lib.rs; CARGO_INCREMENTAL=0 seconds cargo check -q; done | best)
 echo "2000 literals x 2 spellings + 200 broadcast checks: cargo check ${many} s (budget 5 s)"
 over "$many" 5 "2000-literal check"
-
-# The big-tile literals, each in views, tiles and relayout.
-for literal in 'f32[65536]{0:T(65536)}' 'f32[4096,65536]{1,0:T(4096,65536)}' \
-    'u8[65536,65536]{1,0:T(65536,65536)}' 'f32[16384,16384]{1,0:T(16384,16384)}'; do
-  python3 "$here/generate.py" --big-tile "$literal"
-  cargo build -q
-  build=$(for i in 1 2 3; do touch src/lib.rs; CARGO_INCREMENTAL=0 seconds cargo build -q; done | best)
-  echo "big tile $literal in views, tiles and relayout: cargo build ${build} s (budget 1 s)"
-  over "$build" 1 "big tile $literal"
-done
 
 cd "$root"
 macros=$(for i in 1 2 3; do rm -rf "$here/target/macros"; seconds cargo build -q -p tensor-layout-macros --target-dir "$here/target/macros"; done | best)

@@ -16,20 +16,20 @@
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RefLayout {
     /// Logical dimension sizes, dimension 0 first.
-    pub dims: Vec<u64>,
+    pub dims: Vec<usize>,
     /// `minor_to_major`: `minor_to_major[0]` is the most minor logical dimension.
     pub minor_to_major: Vec<usize>,
     /// Tile levels, outermost (first applied) first.
-    pub tiles: Vec<Vec<Option<u64>>>,
+    pub tiles: Vec<Vec<Option<usize>>>,
     /// `L(n)`: storage rounded up to a multiple of this (1 = none).
-    pub tail_alignment: u64,
+    pub tail_alignment: usize,
     /// The older padded dimensions, one per logical dimension, if any.
-    pub padded: Option<Vec<u64>>,
+    pub padded: Option<Vec<usize>>,
 }
 
 impl RefLayout {
     /// An untiled layout with the given order.
-    pub fn new(dims: &[u64], minor_to_major: &[usize]) -> RefLayout {
+    pub fn new(dims: &[usize], minor_to_major: &[usize]) -> RefLayout {
         RefLayout {
             dims: dims.to_vec(),
             minor_to_major: minor_to_major.to_vec(),
@@ -40,25 +40,25 @@ impl RefLayout {
     }
 
     /// The same layout with tiles, written as in the text form (`None` = `*`).
-    pub fn with_tiles(mut self, tiles: &[&[Option<u64>]]) -> RefLayout {
+    pub fn with_tiles(mut self, tiles: &[&[Option<usize>]]) -> RefLayout {
         self.tiles = tiles.iter().map(|t| t.to_vec()).collect();
         self
     }
 
     /// The same layout with `L(n)`.
-    pub fn with_tail_alignment(mut self, l: u64) -> RefLayout {
+    pub fn with_tail_alignment(mut self, l: usize) -> RefLayout {
         self.tail_alignment = l;
         self
     }
 
     /// The same layout with padded dimensions.
-    pub fn with_padding(mut self, padded: &[u64]) -> RefLayout {
+    pub fn with_padding(mut self, padded: &[usize]) -> RefLayout {
         self.padded = Some(padded.to_vec());
         self
     }
 
     /// The sizes the arithmetic uses: the padded sizes if any, else the logical ones.
-    fn arithmetic_dims(&self) -> Vec<u64> {
+    fn arithmetic_dims(&self) -> Vec<usize> {
         match &self.padded {
             Some(p) => p.clone(),
             None => self.dims.clone(),
@@ -66,15 +66,15 @@ impl RefLayout {
     }
 
     /// Runs the spec's algorithm on a shape and (optionally) an index; returns the final shape and index.
-    fn expand(&self, index: &[u64]) -> (Vec<u64>, Vec<u64>) {
+    fn expand(&self, index: &[usize]) -> (Vec<usize>, Vec<usize>) {
         let dims = self.arithmetic_dims();
         let n = dims.len();
         assert_eq!(self.minor_to_major.len(), n, "minor_to_major has one entry per dimension");
         assert_eq!(index.len(), n, "index has one entry per dimension");
 
         // Step 1: physical order, most major first.
-        let mut shape: Vec<u64> = Vec::new();
-        let mut idx: Vec<u64> = Vec::new();
+        let mut shape: Vec<usize> = Vec::new();
+        let mut idx: Vec<usize> = Vec::new();
         for k in (0..n).rev() {
             let d = self.minor_to_major[k];
             shape.push(dims[d]);
@@ -94,9 +94,9 @@ impl RefLayout {
 
             // Merge `*` dimensions into their next more-minor neighbour (walking from major to minor, a running
             // product carries every `*` dimension into the next tiled one).
-            let mut merged: Vec<(u64, u64, u64)> = Vec::new(); // (size, index, tile size)
-            let mut carry_size: u64 = 1;
-            let mut carry_idx: u64 = 0;
+            let mut merged: Vec<(usize, usize, usize)> = Vec::new(); // (size, index, tile size)
+            let mut carry_size: usize = 1;
+            let mut carry_idx: usize = 0;
             for (i, entry) in tile.iter().enumerate() {
                 let size = shape[split + i];
                 let e = idx[split + i];
@@ -134,20 +134,20 @@ impl RefLayout {
     }
 
     /// The final (physical) shape, most major first.
-    pub fn physical_shape(&self) -> Vec<u64> {
+    pub fn physical_shape(&self) -> Vec<usize> {
         let zeros = vec![0; self.dims.len()];
         self.expand(&zeros).0
     }
 
     /// Storage slots: the product of the physical shape rounded up to a multiple of `L`.
-    pub fn storage_elements(&self) -> u64 {
-        let product: u64 = self.physical_shape().iter().product();
+    pub fn storage_elements(&self) -> usize {
+        let product: usize = self.physical_shape().iter().product();
         product.div_ceil(self.tail_alignment) * self.tail_alignment
     }
 
     /// Bytes for the storage: `ceil(storage * E / 8)` when `E(n)` is set (`element_size_bits > 0`), else
     /// `storage * byte_width`.
-    pub fn byte_size(&self, element_size_bits: u64, byte_width: u64) -> u64 {
+    pub fn byte_size(&self, element_size_bits: usize, byte_width: usize) -> usize {
         let s = self.storage_elements();
         if element_size_bits > 0 {
             (s * element_size_bits).div_ceil(8)
@@ -157,7 +157,7 @@ impl RefLayout {
     }
 
     /// The offset of a logical index: the row-major index of the final index in the final shape.
-    pub fn offset(&self, index: &[u64]) -> u64 {
+    pub fn offset(&self, index: &[usize]) -> usize {
         for (i, (&e, &d)) in index.iter().zip(&self.dims).enumerate() {
             assert!(e < d, "index entry {i} = {e} is out of range for size {d}");
         }
@@ -170,7 +170,7 @@ impl RefLayout {
     }
 
     /// Every logical index, in row-major logical order (last dimension fastest).
-    pub fn indices(&self) -> Vec<Vec<u64>> {
+    pub fn indices(&self) -> Vec<Vec<usize>> {
         let mut all = vec![Vec::new()];
         for &d in &self.dims {
             let mut next = Vec::new();
@@ -187,15 +187,15 @@ impl RefLayout {
     }
 
     /// The offset of every logical index, in row-major logical order.
-    pub fn offsets(&self) -> Vec<u64> {
+    pub fn offsets(&self) -> Vec<usize> {
         self.indices().iter().map(|i| self.offset(i)).collect()
     }
 
     /// What every storage slot holds: `Some(index)` for an element, `None` for padding.
-    pub fn memory_image(&self) -> Vec<Option<Vec<u64>>> {
-        let mut image = vec![None; self.storage_elements() as usize];
+    pub fn memory_image(&self) -> Vec<Option<Vec<usize>>> {
+        let mut image = vec![None; self.storage_elements()];
         for index in self.indices() {
-            let o = self.offset(&index) as usize;
+            let o = self.offset(&index);
             assert!(image[o].is_none(), "two elements at offset {o}");
             image[o] = Some(index);
         }
@@ -207,9 +207,9 @@ impl RefLayout {
 mod tests {
     use super::RefLayout;
 
-    const S: Option<u64> = None;
+    const S: Option<usize> = None;
 
-    fn t(v: u64) -> Option<u64> {
+    fn t(v: usize) -> Option<usize> {
         Some(v)
     }
 
@@ -331,7 +331,7 @@ mod tests {
         let p = RefLayout::new(&[2, 3], &[0, 1]).with_padding(&[3, 5]);
         let image = p.memory_image();
         assert_eq!(image.len(), 15);
-        let expect: [Option<[u64; 2]>; 15] = [
+        let expect: [Option<[usize; 2]>; 15] = [
             Some([0, 0]),
             Some([1, 0]),
             None,

@@ -139,7 +139,7 @@ impl Picture {
             let index = window_index(&ranges, k);
             let offset = layout.offset(&index).map_err(|e| cannot(&e))?;
             let blocks = (0..levels.levels.len())
-                .map(|level| levels.block(level, &index))
+                .map(|level| levels.block(level, &index).map(|b| b as u64))
                 .collect::<Result<_, _>>()
                 .map_err(|e| cannot(&e))?;
             cells.push(Cell { index, offset, blocks });
@@ -167,8 +167,9 @@ impl Picture {
             slots.push(match layout.slot(offset).map_err(|e| cannot(&e))? {
                 Slot::Padding => SlotView::Padding,
                 Slot::Element(i) => {
-                    let index: Vec<usize> = i.as_slice().iter().map(|&v| v as usize).collect();
-                    let block = if levels.levels.is_empty() { None } else { Some(levels.block(0, &index)) };
+                    let index: Vec<usize> = i.as_slice().to_vec();
+                    let block =
+                        if levels.levels.is_empty() { None } else { Some(levels.block(0, &index).map(|b| b as u64)) };
                     SlotView::Element { block: block.transpose().map_err(|e| cannot(&e))?, index }
                 }
             });

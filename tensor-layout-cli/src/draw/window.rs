@@ -45,10 +45,8 @@ impl Window {
     /// The indices and storage this window covers in `layout`.
     pub fn resolve(&self, layout: &DynLayout) -> Result<Resolved, Failure> {
         let cannot = |e: &dyn std::fmt::Display| Failure::new(format_args!("cannot draw `{layout}`: {e}"));
-        let dims: Vec<usize> = (0..layout.rank())
-            .map(|d| layout.shape().dim_size(d).map(|n| n as usize))
-            .collect::<Result<_, _>>()
-            .map_err(|e| cannot(&e))?;
+        let dims: Vec<usize> =
+            (0..layout.rank()).map(|d| layout.shape().dim_size(d)).collect::<Result<_, _>>().map_err(|e| cannot(&e))?;
         let rank_check = |what: &str, entries: usize| {
             if entries == dims.len() {
                 Ok(())
@@ -88,8 +86,9 @@ impl Window {
                 let grid = layout.shape().tile_grid().map_err(|e| cannot(&format_args!("no tile grid: {e}")))?;
                 let mut ranges = Vec::with_capacity(dims.len());
                 let mut origin = Vec::with_capacity(dims.len());
+                let mut origin_usize = Vec::with_capacity(dims.len());
                 for (d, (&c, &size)) in coordinate.iter().zip(&dims).enumerate() {
-                    let (extent, along) = (grid.tile_extent(d), grid.tiles_along(d));
+                    let (extent, along) = (grid.tile_extent(d) as u64, grid.tiles_along(d) as u64);
                     if c >= along {
                         return Err(Failure::new(format_args!(
                             "--tile: tile {c} along dimension {d} is out of range: `{layout}` has {along} {} of \
@@ -100,10 +99,11 @@ impl Window {
                     // The tile's first index exists (the grid has a tile only where there are elements).
                     let start = c.saturating_mul(extent);
                     origin.push(start);
+                    origin_usize.push(start as usize);
                     ranges.push(start as usize..(start.saturating_add(extent) as usize).min(size));
                 }
-                let block = grid.tile_start(grid.tile_of(&origin)) as usize;
-                let strip = Some(block..block + grid.tile_slots() as usize);
+                let block = grid.tile_start(grid.tile_of(&origin_usize));
+                let strip = Some(block..block + grid.tile_slots());
                 let caption = format!(
                     "tile ({}) of {} first-level tiles: {}",
                     join(coordinate),

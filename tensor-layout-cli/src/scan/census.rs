@@ -58,7 +58,7 @@ struct Entry {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Numbers {
     element_bits: u64,
-    element_count: u64,
+    element_count: usize,
     storage_elements: u128,
     byte_size: u128,
     unpadded_bytes: u128,
@@ -245,7 +245,7 @@ impl Census {
         // Padding bits and bytes of `times` arrays.
         let waste = |x: Option<Numbers>, times: u64| -> (Waste, Option<u128>) {
             let Some(x) = x else { return (Waste::Undefined, None) };
-            let waste = match x.storage_elements.checked_sub(u128::from(x.element_count)) {
+            let waste = match x.storage_elements.checked_sub(x.element_count as u128) {
                 None => Waste::Undefined,
                 Some(slots) => slots
                     .checked_mul(u128::from(x.element_bits))

@@ -334,7 +334,7 @@ struct JsonLayout<'a> {
     count: u64,
     mentions: u64,
     values: u64,
-    element_count: Option<u64>,
+    element_count: Option<usize>,
     storage_elements: Option<u128>,
     byte_size: Option<u128>,
     padding_elements: Option<u128>,

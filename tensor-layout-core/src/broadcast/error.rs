@@ -1,10 +1,11 @@
 //! Broadcast errors: which rule, on which operands, with the numbers; the message is one `const fn`.
 
-use super::DimList;
+use super::dims::DimList;
 use crate::dtype::ElementType;
-use crate::error::count as count_of;
+use crate::message::count as count_of;
 use crate::print::{write_type_and_dims, TextBuf};
 use crate::shape::{Dim, ParsedArray, MAX_RANK};
+use crate::validate::ValidationError;
 use core::fmt;
 
 /// Which rule a broadcast breaks; the numbers are in the variant, the shapes in [`BroadcastError`].
@@ -84,7 +85,7 @@ pub enum BroadcastErrorKind {
         rank: usize,
     },
     /// The result breaks a validation rule (its size overflows).
-    InvalidResult(crate::ValidationError),
+    InvalidResult(ValidationError),
 }
 
 /// An operand as error messages name it: element type and dimensions.
@@ -272,7 +273,7 @@ impl BroadcastError {
             }
             K::IncompatibleDimension { dimension, lhs, rhs } => {
                 b.push_str("dimension ");
-                b.push_u64(dimension as u64);
+                b.push_usize(dimension);
                 b.push_str(" has sizes ");
                 push_dim(b, lhs);
                 b.push_str(" and ");
@@ -282,33 +283,33 @@ impl BroadcastError {
             K::DimsNotIdentity => b.push_str("operands of the same rank take no broadcast dimensions, or the identity"),
             K::RankMismatch => {
                 b.push_str("ranks ");
-                b.push_u64(self.lhs.rank as u64);
+                b.push_usize(self.lhs.rank as usize);
                 b.push_str(" and ");
-                b.push_u64(self.rhs.rank as u64);
+                b.push_usize(self.rhs.rank as usize);
                 b.push_str(" differ, so broadcast dimensions are required (only a scalar broadcasts without them)");
             }
             K::DimsCount { rank, count } => {
                 b.push_str("the lower-rank operand has ");
-                count_of(b, rank as u64, "dimension", "dimensions");
+                count_of(b, rank, "dimension", "dimensions");
                 b.push_str(" but ");
-                count_of(b, count as u64, "broadcast dimension is", "broadcast dimensions are");
+                count_of(b, count, "broadcast dimension is", "broadcast dimensions are");
                 b.push_str(" given");
             }
             K::DimOutOfRange { entry, value, rank } => {
                 b.push_str("broadcast dimension ");
                 b.push_i64(value);
                 b.push_str(" (entry ");
-                b.push_u64(entry as u64);
+                b.push_usize(entry);
                 b.push_str(") is out of range for ");
-                count_of(b, rank as u64, "dimension", "dimensions");
+                count_of(b, rank, "dimension", "dimensions");
             }
             K::DimMismatch { dimension, size, target, target_size } => {
                 b.push_str("dimension ");
-                b.push_u64(dimension as u64);
+                b.push_usize(dimension);
                 b.push_str(" of size ");
                 push_dim(b, size);
                 b.push_str(" is matched to dimension ");
-                b.push_u64(target as u64);
+                b.push_usize(target);
                 b.push_str(" of size ");
                 push_dim(b, target_size);
                 b.push_str(match self.operation {
@@ -318,25 +319,25 @@ impl BroadcastError {
             }
             K::DynamismMismatch { dimension, target } => {
                 b.push_str("dimension ");
-                b.push_u64(dimension as u64);
+                b.push_usize(dimension);
                 b.push_str(" and dimension ");
-                b.push_u64(target as u64);
+                b.push_usize(target);
                 b.push_str(" differ in dynamism");
             }
             K::DimsOrder { entry, value, previous } => {
                 b.push_str("broadcast dimensions must be strictly increasing, but ");
                 b.push_i64(value);
                 b.push_str(" (entry ");
-                b.push_u64(entry as u64);
+                b.push_usize(entry);
                 b.push_str(") comes after ");
                 b.push_i64(previous);
             }
             K::OutputRankTooLow => b.push_str("the output has a lower rank than the operand"),
             K::TooManyDimensions { rank } => {
                 b.push_str("the result would have ");
-                b.push_u64(rank as u64);
+                b.push_usize(rank);
                 b.push_str(" dimensions, more than the ");
-                b.push_u64(MAX_RANK as u64);
+                b.push_usize(MAX_RANK);
                 b.push_str(" tensor-layout supports");
             }
             K::InvalidResult(_) => b.push_str("the result's size overflows a signed 64-bit integer"),

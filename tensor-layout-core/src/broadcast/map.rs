@@ -117,8 +117,8 @@ impl OperandMap {
     /// let m = OperandMap::new(&shape("f32[1,2]"), &shape("f32[4,3,2]"), Some(&[1, 2])).unwrap();
     /// assert_eq!(m.operand_index(&[3, 2, 1]).as_slice(), &[0, 1]);
     /// ```
-    pub const fn operand_index(&self, output: &[u64]) -> Index {
-        let mut values = [0u64; MAX_RANK];
+    pub const fn operand_index(&self, output: &[usize]) -> Index {
+        let mut values = [0usize; MAX_RANK];
         let mut k = 0;
         while k < self.rank as usize {
             let f = self.follows[k] as usize;

@@ -7,9 +7,11 @@
 //! OP      := + - * / max min pow rem and or xor   (or XLA's names: add subtract multiply divide maximum ...)
 //! ```
 
-use super::{broadcast_binary, broadcast_in_dim, broadcast_major, BroadcastError, DimList};
+use super::dims::DimList;
+use super::error::BroadcastError;
+use super::infer::{broadcast_binary, broadcast_in_dim, broadcast_major};
 use crate::dtype::{bytes_eq, ElementType};
-use crate::error::{Capacity, Error, Expected, ParseError, ParseErrorKind, Snippet};
+use crate::parse::error::{Capacity, Error, Expected, ParseError, ParseErrorKind, Snippet};
 use crate::parse::{int_list, parse_array_at, skip_trivia, Span};
 use crate::shape::{ArrayShape, ParsedArray, MAX_RANK};
 use core::fmt;

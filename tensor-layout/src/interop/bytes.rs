@@ -19,7 +19,7 @@ use bytemuck::{Pod, PodCastError};
 
 use crate::view::{SameWidth, Scalar, View, ViewError, ViewLayout, ViewMut};
 
-/// Why bytes cannot be viewed as elements.
+/// Why bytes cannot be viewed as elements (the length is checked before the alignment).
 ///
 /// ```
 /// use tensor_layout::{interop::bytes::BytesError, layout, view::View};
@@ -71,6 +71,16 @@ impl From<ViewError> for BytesError {
     }
 }
 
+/// The length error, checked before the alignment (so that it does not depend on where the bytes lie).
+fn whole<E>(bytes: usize) -> Result<(), BytesError> {
+    let element = core::mem::size_of::<E>();
+    if element == 0 || bytes % element == 0 {
+        Ok(())
+    } else {
+        Err(BytesError::Length { bytes, element })
+    }
+}
+
 fn cast_error<E>(e: PodCastError, address: usize, bytes: usize) -> BytesError {
     match e {
         PodCastError::OutputSliceWouldHaveSlop | PodCastError::SizeMismatch => {
@@ -96,6 +106,7 @@ impl<'a, L: ViewLayout, E: Scalar + Pod> View<'a, L, E> {
     where
         E: SameWidth<L::Element>,
     {
+        whole::<E>(bytes.len())?;
         let data =
             bytemuck::try_cast_slice(bytes).map_err(|e| cast_error::<E>(e, bytes.as_ptr() as usize, bytes.len()))?;
         Ok(View::new(layout, data)?)
@@ -131,6 +142,7 @@ impl<'a, L: ViewLayout, E: Scalar + Pod> ViewMut<'a, L, E> {
         E: SameWidth<L::Element>,
     {
         let (address, len) = (bytes.as_ptr() as usize, bytes.len());
+        whole::<E>(len)?;
         let data = bytemuck::try_cast_slice_mut(bytes).map_err(|e| cast_error::<E>(e, address, len))?;
         Ok(ViewMut::new(layout, data)?)
     }

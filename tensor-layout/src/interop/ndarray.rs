@@ -160,7 +160,7 @@ fn lane_offset(strides: &[isize], k: usize, index: &[usize]) -> isize {
 /// plus the contribution of `e`, or the whole offset for layouts without a plan.
 fn element_offset<L: ViewLayout>(layout: &L, row: usize, index: &mut [usize], k: usize, e: usize) -> usize {
     match layout.plan() {
-        Some(p) => row + p.dimension_offset(k, e as u64) as usize,
+        Some(p) => row + p.dimension_offset(k, e),
         None => {
             index[k] = e;
             unchecked_offset(layout, index)

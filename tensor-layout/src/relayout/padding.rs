@@ -34,8 +34,8 @@ pub(crate) fn fill_padding_before_writing<L: ViewLayout, E: Scalar>(v: &mut View
         v.data.fill(pad);
         return;
     };
-    let slots = g.tile_slots() as usize;
-    let tiles = g.tile_count() as usize;
+    let slots = g.tile_slots();
+    let tiles = g.tile_count();
     for n in tiles_with_padding(g, layout.dims()) {
         if let Some(s) = v.data.get_mut(n * slots..(n + 1) * slots) {
             s.fill(pad);
@@ -56,14 +56,14 @@ pub(crate) fn padding_ranges<L: ViewLayout>(layout: L, mut f: impl FnMut(Range<u
         // No grid (`*`): ask the inverse of the offset, slot by slot.
         let shape = layout.shape();
         for s in 0..storage {
-            if !matches!(shape.slot(s as u64), Ok(Slot::Element(_))) {
+            if !matches!(shape.slot(s), Ok(Slot::Element(_))) {
                 f(s..s + 1);
             }
         }
         return;
     };
-    let slots = g.tile_slots() as usize;
-    let tiles = g.tile_count() as usize;
+    let slots = g.tile_slots();
+    let tiles = g.tile_count();
     for n in tiles_with_padding(g, layout.dims()) {
         gaps(layout, n, n * slots, slots, &mut f);
     }
@@ -76,15 +76,15 @@ pub(crate) fn padding_ranges<L: ViewLayout>(layout: L, mut f: impl FnMut(Range<u
 /// The tiles that hold padding: all of them when a tile spans more slots than its box of elements (a later
 /// tile level pads inside it), else the partial edge tiles.
 fn tiles_with_padding<'a>(g: &'a TileGrid, dims: &'a [usize]) -> impl Iterator<Item = usize> + 'a {
-    let boxed = (0..dims.len()).fold(1u64, |n, d| n.saturating_mul(g.tile_extent(d)));
+    let boxed = (0..dims.len()).fold(1usize, |n, d| n.saturating_mul(g.tile_extent(d)));
     let internal = boxed != g.tile_slots();
-    (0..g.tile_count() as usize).filter(move |&n| internal || partial(g, dims, n))
+    (0..g.tile_count()).filter(move |&n| internal || partial(g, dims, n))
 }
 
 /// Whether tile `n` reaches past the dimensions.
 fn partial(g: &TileGrid, dims: &[usize], n: usize) -> bool {
-    let o = g.tile_origin(n as u64);
-    dims.iter().enumerate().any(|(d, &size)| g.valid_extent(d, o.as_slice()[d], size as u64) < g.tile_extent(d))
+    let o = g.tile_origin(n);
+    dims.iter().enumerate().any(|(d, &size)| g.valid_extent(d, o.as_slice()[d], size) < g.tile_extent(d))
 }
 
 /// The padding of tile `n` (slots `base..base + slots`): the slots no run of its elements covers.

@@ -125,16 +125,15 @@ fn cut<L: ViewLayout>(layout: &L) -> Option<(usize, usize, usize)> {
     // The most the other terms move: each digit at its largest value within the dimensions.
     let mut rest: u128 = 0;
     for t in plan.terms().iter().filter(|t| !core::ptr::eq(*t, top)) {
-        let size = *dims.get(t.dim as usize)? as u64;
-        let last = t.digit(size.checked_sub(1)?);
+        let size = *dims.get(t.dim as usize)?;
         let span = t.high.map_or(size, |h| h.min(size));
-        let max = ((span.saturating_sub(1)) / t.low.max(1)).max(last);
+        let max = span.saturating_sub(1) / t.low.max(1);
         rest += t.stride as u128 * max as u128;
     }
     if rest >= top.stride as u128 {
         return None;
     }
-    Some((top.dim as usize, usize::try_from(top.low).ok()?, usize::try_from(top.stride).ok()?))
+    Some((top.dim as usize, top.low, top.stride))
 }
 
 #[cfg(test)]

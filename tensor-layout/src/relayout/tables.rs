@@ -68,7 +68,7 @@ fn drive<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(drv: Lv, oth: Lo, sides: &mu
     let mut inner = go.run_dimension();
     let mut widest = 0;
     for d in 0..rank {
-        first[d + 1] = first[d] + gv.tile_extent(d) as usize;
+        first[d + 1] = first[d] + gv.tile_extent(d);
         if first[d + 1] > ENTRIES {
             return false;
         }
@@ -82,22 +82,22 @@ fn drive<Lv: ViewLayout, Lo: ViewLayout, E: Scalar>(drv: Lv, oth: Lo, sides: &mu
     let mut mine = [0usize; ENTRIES];
     for d in 0..rank {
         for (l, t) in mine[first[d]..first[d + 1]].iter_mut().enumerate() {
-            *t = pv.dimension_offset(d, l as u64) as usize;
+            *t = pv.dimension_offset(d, l);
         }
     }
     let mut theirs = [0usize; ENTRIES];
     let mut filled = [usize::MAX; MAX_RANK];
-    let slots = gv.tile_slots() as usize;
+    let slots = gv.tile_slots();
     let m2m = drv.shape().layout().minor_to_major();
-    for n in 0..gv.tile_count() as usize {
-        let o = gv.tile_origin(n as u64);
+    for n in 0..gv.tile_count() {
+        let o = gv.tile_origin(n);
         let mut valid = [0usize; MAX_RANK];
         for d in 0..rank {
-            let origin = o.as_slice()[d] as usize;
-            valid[d] = gv.valid_extent(d, origin as u64, dims[d] as u64) as usize;
+            let origin = o.as_slice()[d];
+            valid[d] = gv.valid_extent(d, origin, dims[d]);
             if filled[d] != origin {
                 for (l, t) in theirs[first[d]..first[d] + valid[d]].iter_mut().enumerate() {
-                    *t = po.dimension_offset(d, (origin + l) as u64) as usize;
+                    *t = po.dimension_offset(d, origin + l);
                 }
                 filled[d] = origin;
             }

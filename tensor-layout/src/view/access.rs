@@ -26,7 +26,7 @@ pub(crate) fn checked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> Resu
     }
     for (d, (&i, &size)) in index.iter().zip(dims).enumerate() {
         if i >= size {
-            return Err(IndexError::OutOfBounds { dimension: d, index: i as u64, size: size as u64 });
+            return Err(IndexError::OutOfBounds { dimension: d, index: i, size });
         }
     }
     Ok(unchecked_offset(layout, index))
@@ -41,11 +41,11 @@ pub(crate) fn unchecked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> us
     }
     match layout.plan() {
         Some(p) => {
-            let mut sum = 0u64;
+            let mut sum = 0usize;
             for (d, &i) in index.iter().enumerate() {
-                sum = sum.wrapping_add(p.dimension_offset(d, i as u64));
+                sum = sum.wrapping_add(p.dimension_offset(d, i));
             }
-            sum as usize
+            sum
         }
         None => walk_offset(layout, index),
     }
@@ -53,12 +53,8 @@ pub(crate) fn unchecked_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> us
 
 #[cold]
 fn walk_offset<L: ViewLayout>(layout: &L, index: &[usize]) -> usize {
-    let mut wide = [0u64; tensor_layout_core::MAX_RANK];
-    for (w, &i) in wide.iter_mut().zip(index) {
-        *w = i as u64;
-    }
-    match layout.shape().offset(&wide[..index.len().min(wide.len())]) {
-        Ok(v) => v as usize,
+    match layout.shape().offset(index) {
+        Ok(v) => v,
         Err(_) => usize::MAX,
     }
 }
@@ -92,7 +88,7 @@ impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
     #[inline]
     pub fn get(&self, index: &[usize]) -> Result<&'a E, IndexError> {
         let at = checked_offset(&self.layout, index)?;
-        self.data.get(at).ok_or(IndexError::OffsetOutOfRange { offset: at as u64, storage: self.data.len() as u128 })
+        self.data.get(at).ok_or(IndexError::OffsetOutOfRange { offset: at, storage: self.data.len() })
     }
 
     /// The element at a logical index, without checking the index.
@@ -147,7 +143,7 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     #[inline]
     pub fn get(&self, index: &[usize]) -> Result<&E, IndexError> {
         let at = checked_offset(&self.layout, index)?;
-        self.data.get(at).ok_or(IndexError::OffsetOutOfRange { offset: at as u64, storage: self.data.len() as u128 })
+        self.data.get(at).ok_or(IndexError::OffsetOutOfRange { offset: at, storage: self.data.len() })
     }
 
     /// The element at a logical index, mutable.
@@ -163,8 +159,8 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     #[inline]
     pub fn get_mut(&mut self, index: &[usize]) -> Result<&mut E, IndexError> {
         let at = checked_offset(&self.layout, index)?;
-        let storage = self.data.len() as u128;
-        self.data.get_mut(at).ok_or(IndexError::OffsetOutOfRange { offset: at as u64, storage })
+        let storage = self.data.len();
+        self.data.get_mut(at).ok_or(IndexError::OffsetOutOfRange { offset: at, storage })
     }
 
     /// Writes the element at a logical index.

@@ -74,21 +74,17 @@ struct Along {
 impl<L: ViewLayout, E: Scalar> Operand<'_, L, E> {
     #[inline(always)]
     fn along(&self, out_index: &[usize], d: usize) -> Along {
-        let mut wide = [0u64; MAX_RANK];
-        for (w, &i) in wide.iter_mut().zip(out_index) {
-            *w = i as u64;
-        }
-        let idx = self.map.operand_index(&wide[..out_index.len()]);
+        let idx = self.map.operand_index(out_index);
         let mut index = [0usize; MAX_RANK];
         let rank = idx.as_slice().len();
         for (x, &v) in index.iter_mut().zip(idx.as_slice()) {
-            *x = v as usize;
+            *x = v;
         }
         let follower = (0..rank).find(|&k| self.map.follows(k) == Some(d)).map(|k| (k, index[k]));
         match (follower, self.layout.plan()) {
             (Some((k, first)), Some(p)) => {
                 let all = unchecked_offset(&self.layout, &index[..rank]);
-                Along { base: all - p.dimension_offset(k, first as u64) as usize, follower: Some((k, first)) }
+                Along { base: all - p.dimension_offset(k, first), follower: Some((k, first)) }
             }
             _ => Along { base: unchecked_offset(&self.layout, &index[..rank]), follower: None },
         }
@@ -97,7 +93,7 @@ impl<L: ViewLayout, E: Scalar> Operand<'_, L, E> {
     #[inline(always)]
     fn at(&self, along: &Along, j: usize) -> E {
         let off = match (along.follower, self.layout.plan()) {
-            (Some((k, first)), Some(p)) => along.base + p.dimension_offset(k, (first + j) as u64) as usize,
+            (Some((k, first)), Some(p)) => along.base + p.dimension_offset(k, first + j),
             _ => along.base,
         };
         self.data[off]
@@ -154,8 +150,8 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
         };
         match layout.grid() {
             Some(g) if layout.plan().is_some() => {
-                let slots = g.tile_slots() as usize;
-                for n in 0..g.tile_count() as usize {
+                let slots = g.tile_slots();
+                for n in 0..g.tile_count() {
                     let mut runs = RunCursor::new(layout, n);
                     while let Some(p) = runs.next() {
                         let at = n * slots + p.start();

@@ -204,7 +204,7 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
             }
             self.index[d] = 0;
         }
-        self.row = (0..dims.len() - 1).map(|d| plan.dimension_offset(d, self.index[d] as u64) as usize).sum();
+        self.row = (0..dims.len() - 1).map(|d| plan.dimension_offset(d, self.index[d])).sum();
         Some(self.start_run())
     }
 }

@@ -54,8 +54,8 @@ pub(crate) mod sealed {
 /// assert_eq!(first(&View::new(&g, &data).unwrap()), 1.0);
 /// ```
 pub trait ViewLayout: sealed::Sealed {
-    /// The Rust type of the layout's elements ([`AnyWidth`] for a runtime layout): a view takes a slice of a
-    /// type of the same width ([`SameWidth`]), so for a static or bound mixed layout a slice of the wrong width
+    /// The Rust type of the layout's elements ([`AnyWidth`](super::AnyWidth) for a runtime layout): a view takes a slice of a
+    /// type of the same width ([`SameWidth`](super::SameWidth)), so for a static or bound mixed layout a slice of the wrong width
     /// does not compile, in `cargo check` too. A runtime layout checks the width when the view is made.
     ///
     /// ```
@@ -141,7 +141,7 @@ const fn tiles_full(grid: Option<&TileGrid>, dims: &[usize]) -> bool {
     };
     let mut d = 0;
     while d < dims.len() {
-        if !g.is_full_along(d, dims[d] as u64) {
+        if !g.is_full_along(d, dims[d]) {
             return false;
         }
         d += 1;
@@ -253,7 +253,7 @@ impl Geometry {
         let shape = layout.shape();
         let mut dims = [0usize; MAX_RANK];
         for (d, slot) in dims.iter_mut().enumerate().take(shape.rank()) {
-            *slot = to_usize(shape.dim_size(d)? as u128)?;
+            *slot = shape.dim_size(d)?;
         }
         Geometry::with_dims(layout, &dims[..shape.rank()])
     }

@@ -12,6 +12,8 @@
 //!   padding is never visited.
 //! - Packing: [`PackedView`] reads and writes `E(n)` elements; [`View::words`] reads 16-bit elements as packed
 //!   32-bit words (bf16 under `(8,128)(2,1)`).
+//! - CuTe's algebra over views: [`View::cute`] and [`CuteView`] index storage through a CuTe layout (tiles by
+//!   `zipped_divide`, a thread's share of a partition by [`CuteView::slice`]).
 //! - Element-wise operations with XLA broadcasting: [`ViewMut::add`], [`ViewMut::multiply`],
 //!   [`ViewMut::maximum`], [`ViewMut::zip_with`]; moving data between layouts: [`crate::relayout()`].
 //!
@@ -32,6 +34,7 @@ use core::fmt;
 
 mod access;
 mod axis;
+mod cute;
 mod elementwise;
 mod iter;
 mod layout;
@@ -45,6 +48,7 @@ mod tiles;
 
 pub use access::Position;
 pub use axis::{Axis, Coord, InRange};
+pub use cute::{CuteView, CuteViewMut};
 pub use elementwise::ElementwiseError;
 pub use iter::Iter;
 pub use layout::{Geometry, ViewLayout};

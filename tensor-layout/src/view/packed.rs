@@ -83,10 +83,7 @@ macro_rules! packed_readers {
         #[inline]
         pub fn get(&self, index: &[usize]) -> Result<u64, IndexError> {
             let at = checked_offset(&self.layout, index)?;
-            self.slot(at).ok_or(IndexError::OffsetOutOfRange {
-                offset: at as u64,
-                storage: self.layout.storage_elements() as u128,
-            })
+            self.slot(at).ok_or(IndexError::OffsetOutOfRange { offset: at, storage: self.layout.storage_elements() })
         }
 
         /// The value at a logical index as a two's complement number of `n` bits.
@@ -116,7 +113,7 @@ macro_rules! packed_readers {
             if slot >= self.layout.storage_elements() {
                 return None;
             }
-            get_packed(self.bytes, self.layout.element_bits() as u32, slot as u64)
+            get_packed(self.bytes, self.layout.element_bits() as u32, slot)
         }
 
         /// The raw values in logical row-major order (last dimension fastest).
@@ -214,7 +211,7 @@ impl<'a, L: ViewLayout> PackedViewMut<'a, L> {
         let at = checked_offset(&self.layout, index)?;
         self.set_slot(at, value)
             .then_some(())
-            .ok_or(IndexError::OffsetOutOfRange { offset: at as u64, storage: self.layout.storage_elements() as u128 })
+            .ok_or(IndexError::OffsetOutOfRange { offset: at, storage: self.layout.storage_elements() })
     }
 
     /// Writes a two's complement value (its low `n` bits) at a logical index.
@@ -244,8 +241,7 @@ impl<'a, L: ViewLayout> PackedViewMut<'a, L> {
     /// ```
     #[inline]
     pub fn set_slot(&mut self, slot: usize, value: u64) -> bool {
-        slot < self.layout.storage_elements()
-            && set_packed(self.bytes, self.layout.element_bits() as u32, slot as u64, value)
+        slot < self.layout.storage_elements() && set_packed(self.bytes, self.layout.element_bits() as u32, slot, value)
     }
 }
 

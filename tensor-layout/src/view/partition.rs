@@ -129,7 +129,7 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
         let tiles = total / slots;
         let g = grid(&self.layout);
         let rows = match g.tile_order().first() {
-            Some(&d) => (g.tiles_along(d as usize) as usize).max(1),
+            Some(&d) => g.tiles_along(d as usize).max(1),
             None => 1,
         };
         self.split(rows, tiles / rows, 0)

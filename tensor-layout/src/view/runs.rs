@@ -276,7 +276,7 @@ impl<L: ViewLayout> RunCursor<L> {
     #[inline(always)]
     pub(crate) fn new(layout: L, number: usize) -> Self {
         let g = grid(&layout);
-        let o = g.tile_origin(number as u64);
+        let o = g.tile_origin(number);
         let dims = layout.dims();
         let mut c = RunCursor {
             layout,
@@ -290,8 +290,8 @@ impl<L: ViewLayout> RunCursor<L> {
         };
         for (d, &size) in dims.iter().enumerate() {
             let od = o.as_slice()[d];
-            c.index.values[d] = od as usize;
-            c.valid[d] = g.valid_extent(d, od, size as u64) as usize;
+            c.index.values[d] = od;
+            c.valid[d] = g.valid_extent(d, od, size);
             if c.valid[d] == 0 {
                 c.live = false;
             }
@@ -307,7 +307,7 @@ impl<L: ViewLayout> RunCursor<L> {
     #[inline(always)]
     fn dimension_offset(&self, d: usize, e: usize) -> usize {
         match self.layout.plan() {
-            Some(p) => p.dimension_offset(d, e as u64) as usize,
+            Some(p) => p.dimension_offset(d, e),
             None => 0,
         }
     }
@@ -326,7 +326,7 @@ impl<L: ViewLayout> RunCursor<L> {
         let g = grid(&self.layout);
         let rd = g.run_dimension();
         let e = self.local[rd];
-        let len = (g.run_remaining(e as u64) as usize).min(self.valid[rd] - e);
+        let len = g.run_remaining(e).min(self.valid[rd] - e);
         let start: usize = self.contribution[..rank].iter().sum();
         let run = self.position(self.index, rd, start, len);
         // Advance: the run dimension first, then the odometer over the others.
@@ -369,7 +369,7 @@ impl<L: ViewLayout> RunCursor<L> {
         let g = grid(&layout);
         let rank = layout.dims().len();
         let dense = self.fresh && self.live && rank > 0 && layout.tiles_full() && g.dense_rows();
-        let (rows, len, rd) = (g.tile_rows() as usize, g.run_length() as usize, g.run_dimension());
+        let (rows, len, rd) = (g.tile_rows(), g.run_length(), g.run_dimension());
         let mut row = 0;
         let mut acc = init;
         loop {
@@ -379,7 +379,7 @@ impl<L: ViewLayout> RunCursor<L> {
                 }
                 let mut index = self.index;
                 for d in 0..rank {
-                    index.values[d] += g.row_local(row as u64, d) as usize;
+                    index.values[d] += g.row_local(row, d);
                 }
                 row += 1;
                 self.position(index, rd, (row - 1) * len, len)

@@ -115,9 +115,9 @@ const fn per_dim(shape: &ArrayShape, along: bool) -> ([Option<usize>; MAX_RANK],
             out[d] = if along && matches!(shape.dims()[d], Dim::Unbounded) {
                 None
             } else if along {
-                Some(g.tiles_along(d) as usize)
+                Some(g.tiles_along(d))
             } else {
-                Some(g.tile_extent(d) as usize)
+                Some(g.tile_extent(d))
             };
             d += 1;
         }
@@ -147,11 +147,11 @@ impl<E: Element, S: Source<E>> Geometry<E, S> {
     const ALONG: ([Option<usize>; MAX_RANK], usize) = per_dim(&S::SHAPE, true);
     const ALONG_STATIC: ([usize; MAX_RANK], usize) = unwrap_all(Self::ALONG);
     const SLOTS: usize = match Self::GRID {
-        Some(g) => g.tile_slots() as usize,
+        Some(g) => g.tile_slots(),
         None => 0,
     };
     const RUN: (usize, usize) = match Self::GRID {
-        Some(g) => (g.run_dimension(), g.run_length() as usize),
+        Some(g) => (g.run_dimension(), g.run_length()),
         None => (0, 0),
     };
 }
@@ -231,7 +231,7 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     /// assert_eq!(<layout!(f32[20,300]{1,0:T(8,128)})>::TILE_COUNT, 9);
     /// ```
     pub const TILE_COUNT: usize = match Geometry::<E, S>::GRID {
-        Some(g) => g.tile_count() as usize,
+        Some(g) => g.tile_count(),
         None => 0,
     };
 }

@@ -33,26 +33,26 @@ fn tile_number<L: ViewLayout>(layout: &L, coords: &[usize]) -> Result<usize, Vie
     if coords.len() != dims.len() {
         return Err(ViewError::TileRank { expected: dims.len(), found: coords.len() });
     }
-    let mut origin = [0u64; tensor_layout_core::MAX_RANK];
+    let mut origin = [0usize; tensor_layout_core::MAX_RANK];
     for (d, (&c, &size)) in coords.iter().zip(dims).enumerate() {
-        let extent = g.tile_extent(d) as usize;
+        let extent = g.tile_extent(d);
         let tiles = if extent == 0 { 0 } else { size.div_ceil(extent) };
         if c >= tiles {
             return Err(ViewError::TileOutOfBounds { dimension: d, coordinate: c, tiles });
         }
-        origin[d] = (c * extent) as u64;
+        origin[d] = c * extent;
     }
-    Ok(g.tile_of(&origin[..dims.len()]) as usize)
+    Ok(g.tile_of(&origin[..dims.len()]))
 }
 
 /// The tile coordinates of tile `number`: its origin divided by the extents.
 fn coords_of<L: ViewLayout>(layout: &L, number: usize) -> Coords {
     let g = grid(layout);
-    let o = g.tile_origin(number as u64);
+    let o = g.tile_origin(number);
     let mut c = Coords { len: o.as_slice().len() as u8, values: [0; tensor_layout_core::MAX_RANK] };
     for (d, (v, &x)) in c.values.iter_mut().zip(o.as_slice()).enumerate() {
         let extent = g.tile_extent(d).max(1);
-        *v = (x / extent) as usize;
+        *v = x / extent;
     }
     c
 }

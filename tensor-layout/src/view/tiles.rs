@@ -75,8 +75,8 @@ pub(super) fn grid_of<L: ViewLayout>(layout: &L) -> Result<&TileGrid, ViewError>
 #[inline(always)]
 pub(super) fn region<L: ViewLayout>(layout: &L, len: usize) -> Result<(usize, usize), ViewError> {
     let g = grid_of(layout)?;
-    let slots = g.tile_slots() as usize;
-    let total = (g.tile_count() as usize).saturating_mul(slots);
+    let slots = g.tile_slots();
+    let total = g.tile_count().saturating_mul(slots);
     if slots == 0 || total == 0 || total > len {
         return Ok((0, 1));
     }
@@ -151,7 +151,7 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for Tiles<'a, L, E> {
     fn next(&mut self) -> Option<Self::Item> {
         let slots = self.chunks.next()?;
         // One chunk per tile: the number is below the tile count (saying so lets the compiler bound origins).
-        let number = self.next.min(grid(&self.layout).tile_count().saturating_sub(1) as usize);
+        let number = self.next.min(grid(&self.layout).tile_count().saturating_sub(1));
         self.next += 1;
         Some(Tile { layout: self.layout, slots, number })
     }
@@ -184,7 +184,7 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for TilesMut<'a, L, E> {
     fn next(&mut self) -> Option<Self::Item> {
         let slots = self.chunks.next()?;
         // One chunk per tile: the number is below the tile count (saying so lets the compiler bound origins).
-        let number = self.next.min(grid(&self.layout).tile_count().saturating_sub(1) as usize);
+        let number = self.next.min(grid(&self.layout).tile_count().saturating_sub(1));
         self.next += 1;
         Some(TileMut { layout: self.layout, slots, number })
     }
@@ -296,7 +296,7 @@ macro_rules! tile_accessors {
         /// ```
         #[inline(always)]
         pub fn extent(&self, d: usize) -> usize {
-            grid(&self.layout).tile_extent(d) as usize
+            grid(&self.layout).tile_extent(d)
         }
 
         /// How many indices of the tile along dimension `d` lie within the array: [`Self::extent`], less for
@@ -312,9 +312,9 @@ macro_rules! tile_accessors {
         #[inline(always)]
         pub fn valid_extent(&self, d: usize) -> usize {
             let g = grid(&self.layout);
-            let o = g.tile_origin(self.number as u64);
+            let o = g.tile_origin(self.number);
             let size = self.layout.dims().get(d).copied().unwrap_or(0);
-            g.valid_extent(d, o.as_slice().get(d).copied().unwrap_or(0), size as u64) as usize
+            g.valid_extent(d, o.as_slice().get(d).copied().unwrap_or(0), size)
         }
 
         /// Whether some index of the tile's box lies outside the array (a partial edge tile).
@@ -353,10 +353,10 @@ fn unreachable_grid() -> ! {
 
 #[inline(always)]
 fn origin<L: ViewLayout>(layout: &L, number: usize) -> Coords {
-    let o = grid(layout).tile_origin(number as u64);
+    let o = grid(layout).tile_origin(number);
     let mut c = Coords { len: o.as_slice().len() as u8, values: [0; MAX_RANK] };
     for (v, &x) in c.values.iter_mut().zip(o.as_slice()) {
-        *v = x as usize;
+        *v = x;
     }
     c
 }
@@ -514,14 +514,14 @@ fn local_offset<L: ViewLayout>(layout: &L, number: usize, local: &[usize]) -> Op
     if local.len() != dims.len() {
         return None;
     }
-    let o = g.tile_origin(number as u64);
+    let o = g.tile_origin(number);
     let plan = layout.plan()?;
     let mut at = 0usize;
     for (d, &l) in local.iter().enumerate() {
-        if l as u64 >= g.valid_extent(d, o.as_slice()[d], dims[d] as u64) {
+        if l >= g.valid_extent(d, o.as_slice()[d], dims[d]) {
             return None;
         }
-        at += plan.dimension_offset(d, l as u64) as usize;
+        at += plan.dimension_offset(d, l);
     }
     Some(at)
 }

@@ -19,7 +19,7 @@ const SHAPE: ArrayShape = match ArrayShape::parse("f32[3,5]{1,0:T(2,2)}") {
 };
 
 /// Offset of index (2,3), computed at compile time: 17 (spec §4 worked example).
-pub const OFFSET: u64 = match SHAPE.offset(&[2, 3]) {
+pub const OFFSET: usize = match SHAPE.offset(&[2, 3]) {
     Ok(o) => o,
     Err(_) => panic!("bad index"),
 };
@@ -34,13 +34,13 @@ pub extern "C" fn tensor_layout_act_bytes() -> usize {
 
 /// Runtime parsing and iteration, no allocator.
 #[no_mangle]
-pub extern "C" fn tensor_layout_sum_of_offsets() -> u64 {
+pub extern "C" fn tensor_layout_sum_of_offsets() -> usize {
     match DynLayout::parse("bf16[4,8]{1,0:T(2,4)(2,1)}") {
         Ok(l) => match l.offsets() {
-            Ok(it) => it.map(|o| o as u64).sum(),
-            Err(_) => u64::MAX,
+            Ok(it) => it.sum(),
+            Err(_) => usize::MAX,
         },
-        Err(_) => u64::MAX,
+        Err(_) => usize::MAX,
     }
 }
 

@@ -5,16 +5,13 @@
 //!
 //! An untiled layout is one tile covering the whole (padded) array. Later tile levels must stay inside the
 //! first-level tiles (as `(8,128)(2,1)` does); otherwise the first-level tiles are not contiguous and
-//! [`ArrayShape::tile_grid`] errors.
+//! [`ArrayShape::tile_grid`](crate::ArrayShape::tile_grid) errors.
 
-use crate::error::IndexError;
+use crate::dim::MAX_RANK;
 use crate::index::Index;
-use crate::shape::{ArrayShape, MAX_RANK};
-use crate::tile::{self, chain, TileDim};
 
-/// Tile extents past this are not searched for runs element by element: such dimensions get runs of their whole
-/// extent when one within-tile coordinate follows them, else runs of one element.
-const RUN_SEARCH_LIMIT: u64 = 1 << 16;
+mod build;
+mod runs;
 
 /// The first-level tiles of a layout, their storage blocks and their contiguous runs. See the module
 /// documentation.
@@ -32,199 +29,26 @@ const RUN_SEARCH_LIMIT: u64 = 1 << 16;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct TileGrid {
     rank: u8,
-    extent: [u64; MAX_RANK],
-    count: [u64; MAX_RANK],
+    extent: [usize; MAX_RANK],
+    count: [usize; MAX_RANK],
     /// Logical dimensions in the storage order of the tiles, most major first.
     order: [u8; MAX_RANK],
-    tile_slots: u64,
-    tiles: u64,
+    tile_slots: usize,
+    tiles: usize,
     run_dim: u8,
-    run_len: u64,
+    run_len: usize,
     /// The product of the extents of the dimensions other than the run dimension.
-    rows: u64,
+    rows: usize,
     /// For each dimension other than the run dimension: the number of rows per step of its local index (rows
     /// are numbered with the most minor dimension fastest).
-    row_stride: [u64; MAX_RANK],
+    row_stride: [usize; MAX_RANK],
     /// Row `r` of a full tile is one run starting at slot `r * run_len`.
     dense: bool,
 }
 
-impl ArrayShape {
-    /// The first-level tile grid of this layout. Errors for layouts that combine dimensions (`*`), whose later
-    /// tiles reach outside the first-level tiles ([`IndexError::TilesNotNested`]), or whose sizes overflow.
-    ///
-    /// ```
-    /// use tensor_layout_core::ArrayShape;
-    /// // bf16 pairs rows inside each 8x128 tile: runs are the two rows of a pair, one column.
-    /// let g = ArrayShape::parse("bf16[16,256]{1,0:T(8,128)(2,1)}").unwrap().tile_grid().unwrap();
-    /// assert_eq!((g.run_dimension(), g.run_length()), (0, 2));
-    /// // Untiled: one tile, the whole array; runs are its rows.
-    /// let g = ArrayShape::parse("f32[2,3]{0,1:pad(3,5)}").unwrap().tile_grid().unwrap();
-    /// assert_eq!((g.tile_count(), g.tile_slots(), g.tile_extent(0), g.tile_extent(1)), (1, 15, 3, 5));
-    /// assert_eq!((g.run_dimension(), g.run_length()), (0, 3));
-    /// assert!(ArrayShape::parse("f32[8,8]{1,0:T(2,2)(4,4,4)}").unwrap().tile_grid().is_err());
-    /// ```
-    pub const fn tile_grid(&self) -> Result<TileGrid, IndexError> {
-        let plan = match self.offset_plan() {
-            Ok(p) => p,
-            Err(e) => return Err(e),
-        };
-        let n = self.rank();
-        let mut g = TileGrid {
-            rank: n as u8,
-            extent: [1; MAX_RANK],
-            count: [1; MAX_RANK],
-            order: [0; MAX_RANK],
-            tile_slots: 1,
-            tiles: 1,
-            run_dim: 0,
-            run_len: 1,
-            rows: 1,
-            row_stride: [0; MAX_RANK],
-            dense: false,
-        };
-        let mut w = match tile::start(self, &[]) {
-            Ok(w) => w,
-            Err(e) => return Err(e),
-        };
-        let tiles = self.layout().tiles();
-        let mut within = n;
-        if !tiles.is_empty() {
-            let first = &tiles[0];
-            let mut i = 0;
-            while i < first.len as usize {
-                if matches!(first.dims[i], TileDim::Combine) {
-                    return Err(IndexError::CombinedDimensions);
-                }
-                i += 1;
-            }
-            if let Err(e) = tile::apply_tile(&mut w, first, 0) {
-                return Err(e);
-            }
-            within = first.len as usize;
-            let mut level = 1;
-            while level < tiles.len() {
-                let t = &tiles[level];
-                let len = t.len as usize;
-                if len > within {
-                    return Err(IndexError::TilesNotNested { level });
-                }
-                let mut kept = 0;
-                let mut i = 0;
-                while i < len {
-                    if !matches!(t.dims[i], TileDim::Combine) {
-                        kept += 1;
-                    }
-                    i += 1;
-                }
-                if let Err(e) = tile::apply_tile(&mut w, t, level) {
-                    return Err(e);
-                }
-                within = within - len + 2 * kept;
-                level += 1;
-            }
-        }
-        let total = w.shape.len as usize;
-        let outer = total - within;
-        let mut listed = 0u32; // bit mask of the dimensions already in `order`
-        let mut k = 0;
-        if tiles.is_empty() {
-            // One tile: the whole (padded) array, dimensions in physical order.
-            let m2m = self.layout().minor_to_major();
-            let mut p = 0;
-            while p < n {
-                let d = m2m[n - 1 - p] as usize;
-                g.extent[d] = w.shape.dims[p];
-                g.order[k] = d as u8;
-                listed |= 1 << d;
-                k += 1;
-                p += 1;
-            }
-        } else {
-            let mut j = 0;
-            while j < outer {
-                let owners = w.owners[j];
-                if owners != 0 {
-                    let d = owners.trailing_zeros() as usize;
-                    let (op, entry) = chain::step(w.chains[j], 0);
-                    if op == chain::DIV {
-                        if let TileDim::Size(t) = tiles[0].dims[entry] {
-                            g.extent[d] = t;
-                        }
-                    }
-                    g.count[d] = w.shape.dims[j];
-                    if listed & (1 << d) == 0 {
-                        g.order[k] = d as u8;
-                        listed |= 1 << d;
-                        k += 1;
-                    }
-                }
-                j += 1;
-            }
-        }
-        // Every dimension appears in `order` (a dimension without an outer coordinate has one tile along it).
-        let mut d = 0;
-        while d < n {
-            if listed & (1 << d) == 0 {
-                g.order[k] = d as u8;
-                k += 1;
-            }
-            d += 1;
-        }
-        let mut j = outer;
-        while j < total {
-            g.tile_slots = match g.tile_slots.checked_mul(w.shape.dims[j]) {
-                Some(v) => v,
-                None => return Err(IndexError::Overflow),
-            };
-            j += 1;
-        }
-        let mut d = 0;
-        while d < n {
-            g.tiles = match g.tiles.checked_mul(g.count[d]) {
-                Some(v) => v,
-                None => return Err(IndexError::Overflow),
-            };
-            d += 1;
-        }
-        // Runs follow the most minor within-tile coordinate of size > 1 (its stride is 1).
-        if n > 0 {
-            g.run_dim = self.layout().minor_to_major()[0] as u8;
-        }
-        let mut j = total;
-        while j > outer {
-            j -= 1;
-            if w.shape.dims[j] > 1 {
-                let owners = w.owners[j];
-                if owners != 0 {
-                    let d = owners.trailing_zeros() as usize;
-                    g.run_dim = d as u8;
-                    g.run_len = if tiles.is_empty() { w.shape.dims[j] } else { run_length(&plan, d, g.extent[d]) };
-                }
-                break;
-            }
-        }
-        let m2m = self.layout().minor_to_major();
-        let mut k = 0;
-        while k < n {
-            let d = m2m[k] as usize;
-            if d != g.run_dim as usize {
-                g.row_stride[d] = g.rows;
-                g.rows = match g.rows.checked_mul(g.extent[d]) {
-                    Some(v) => v,
-                    None => return Err(IndexError::Overflow),
-                };
-            }
-            k += 1;
-        }
-        g.dense = dense_rows(&plan, &g);
-        Ok(g)
-    }
-}
-
 /// `v / m` (a shift when `m` is a power of two); `None` when `m` is 0.
 #[inline(always)]
-const fn div(v: u64, m: u64) -> Option<u64> {
+const fn div(v: usize, m: usize) -> Option<usize> {
     if m == 0 {
         None
     } else if m.is_power_of_two() {
@@ -236,7 +60,7 @@ const fn div(v: u64, m: u64) -> Option<u64> {
 
 /// `v % m` (a mask when `m` is a power of two, as tile sizes mostly are); `None` when `m` is 0.
 #[inline(always)]
-const fn rem(v: u64, m: u64) -> Option<u64> {
+const fn rem(v: usize, m: usize) -> Option<usize> {
     if m == 0 {
         None
     } else if m.is_power_of_two() {
@@ -244,74 +68,6 @@ const fn rem(v: u64, m: u64) -> Option<u64> {
     } else {
         Some(v % m)
     }
-}
-
-/// Whether each row of a full tile is a single run, row `r` starting at slot `r * run_len`: the run covers the
-/// tile's extent along the run dimension, and every other dimension's offset is its row stride times the run
-/// length per step.
-const fn dense_rows(plan: &crate::OffsetPlan, g: &TileGrid) -> bool {
-    let rd = g.run_dim as usize;
-    if g.rank == 0 || g.run_len != g.extent[rd] {
-        return false;
-    }
-    let mut d = 0;
-    while d < g.rank as usize {
-        if d != rd {
-            if g.extent[d] > RUN_SEARCH_LIMIT {
-                return false;
-            }
-            let step = match g.row_stride[d].checked_mul(g.run_len) {
-                Some(v) => v,
-                None => return false,
-            };
-            let mut l = 0;
-            while l < g.extent[d] {
-                if plan.dimension_offset(d, l) != l.wrapping_mul(step) {
-                    return false;
-                }
-                l += 1;
-            }
-        }
-        d += 1;
-    }
-    true
-}
-
-/// The length of the runs along dimension `d` inside a tile of extent `extent` along it: the number of
-/// consecutive indices from 0 whose offsets are consecutive, provided every later run (starting at a multiple of
-/// it) is as long or ends with the tile; 1 otherwise.
-const fn run_length(plan: &crate::OffsetPlan, d: usize, extent: u64) -> u64 {
-    if extent > RUN_SEARCH_LIMIT {
-        // One within-tile term: the coordinate is the index itself, with stride 1.
-        let terms = plan.terms(d);
-        let mut within = 0;
-        let mut i = 0;
-        while i < terms.len() {
-            if plan.coordinate(&terms[i], extent - 1) != plan.coordinate(&terms[i], 0) {
-                within += 1;
-            }
-            i += 1;
-        }
-        return if within == 1 { extent } else { 1 };
-    }
-    let base = plan.dimension_offset(d, 0);
-    let mut run = 1;
-    while run < extent && plan.dimension_offset(d, run) == base.wrapping_add(run) {
-        run += 1;
-    }
-    let mut start = run;
-    while start < extent {
-        let b = plan.dimension_offset(d, start);
-        let mut i = 1;
-        while i < run && start + i < extent {
-            if plan.dimension_offset(d, start + i) != b.wrapping_add(i) {
-                return 1;
-            }
-            i += 1;
-        }
-        start += run;
-    }
-    run
 }
 
 impl TileGrid {
@@ -335,7 +91,7 @@ impl TileGrid {
     /// assert_eq!([g.tile_extent(0), g.tile_extent(1), g.tile_extent(2)], [1, 2, 2]);
     /// ```
     #[inline(always)]
-    pub const fn tile_extent(&self, d: usize) -> u64 {
+    pub const fn tile_extent(&self, d: usize) -> usize {
         if d < self.rank as usize {
             self.extent[d]
         } else {
@@ -351,7 +107,7 @@ impl TileGrid {
     /// assert_eq!([g.tiles_along(0), g.tiles_along(1), g.tiles_along(2)], [4, 2, 3]);
     /// ```
     #[inline(always)]
-    pub const fn tiles_along(&self, d: usize) -> u64 {
+    pub const fn tiles_along(&self, d: usize) -> usize {
         if d < self.rank as usize {
             self.count[d]
         } else {
@@ -366,7 +122,7 @@ impl TileGrid {
     /// assert_eq!(ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().tile_grid().unwrap().tile_count(), 6);
     /// ```
     #[inline(always)]
-    pub const fn tile_count(&self) -> u64 {
+    pub const fn tile_count(&self) -> usize {
         self.tiles
     }
 
@@ -379,7 +135,7 @@ impl TileGrid {
     /// assert_eq!(g.tile_slots(), 72); // 8x6 regrouped as (3,2,3,4): 8 rows pad to 9, 6 columns to 8
     /// ```
     #[inline(always)]
-    pub const fn tile_slots(&self) -> u64 {
+    pub const fn tile_slots(&self) -> usize {
         self.tile_slots
     }
 
@@ -407,8 +163,8 @@ impl TileGrid {
     /// assert_eq!(g.tile_start(4), s.offset(&[2, 2]).unwrap());
     /// ```
     #[inline(always)]
-    pub const fn tile_of(&self, index: &[u64]) -> u64 {
-        let mut n: u64 = 0;
+    pub const fn tile_of(&self, index: &[usize]) -> usize {
+        let mut n: usize = 0;
         let mut k = 0;
         while k < self.rank as usize {
             let d = self.order[k] as usize;
@@ -431,8 +187,8 @@ impl TileGrid {
     /// assert_eq!(g.tile_origin(4).as_slice(), &[2, 2]);
     /// ```
     #[inline(always)]
-    pub const fn tile_origin(&self, tile: u64) -> Index {
-        let mut values = [0u64; MAX_RANK];
+    pub const fn tile_origin(&self, tile: usize) -> Index {
+        let mut values = [0usize; MAX_RANK];
         let mut rest = tile;
         let mut k = self.rank as usize;
         while k > 0 {
@@ -456,7 +212,7 @@ impl TileGrid {
     /// assert_eq!(g.tile_start(2), 8);
     /// ```
     #[inline(always)]
-    pub const fn tile_start(&self, tile: u64) -> u64 {
+    pub const fn tile_start(&self, tile: usize) -> usize {
         tile.wrapping_mul(self.tile_slots)
     }
 
@@ -470,7 +226,7 @@ impl TileGrid {
     /// assert_eq!(g.valid_extent(0, 0, 3), 2);
     /// ```
     #[inline(always)]
-    pub const fn valid_extent(&self, d: usize, origin: u64, size: u64) -> u64 {
+    pub const fn valid_extent(&self, d: usize, origin: usize, size: usize) -> usize {
         let extent = self.tile_extent(d);
         let left = size.saturating_sub(origin);
         if left < extent {
@@ -490,7 +246,7 @@ impl TileGrid {
     /// assert!(!g.is_full_along(1, 300));
     /// ```
     #[inline(always)]
-    pub const fn is_full_along(&self, d: usize, size: u64) -> bool {
+    pub const fn is_full_along(&self, d: usize, size: usize) -> bool {
         d < self.rank as usize && self.count[d] as u128 * self.extent[d] as u128 == size as u128
     }
 
@@ -516,7 +272,7 @@ impl TileGrid {
     /// assert_eq!((g.run_dimension(), g.run_length()), (1, 4));
     /// ```
     #[inline(always)]
-    pub const fn run_length(&self) -> u64 {
+    pub const fn run_length(&self) -> usize {
         self.run_len
     }
 
@@ -529,7 +285,7 @@ impl TileGrid {
     /// assert_eq!(g.tile_rows(), 8); // 1 x 8 rows of 128
     /// ```
     #[inline(always)]
-    pub const fn tile_rows(&self) -> u64 {
+    pub const fn tile_rows(&self) -> usize {
         self.rows
     }
 
@@ -543,7 +299,7 @@ impl TileGrid {
     /// assert_eq!((g.row_local(5, 0), g.row_local(5, 1)), (1, 2)); // row 5 = 1 * 3 + 2
     /// ```
     #[inline(always)]
-    pub const fn row_local(&self, row: u64, d: usize) -> u64 {
+    pub const fn row_local(&self, row: usize, d: usize) -> usize {
         if d >= self.rank as usize || d == self.run_dim as usize {
             return 0;
         }
@@ -579,7 +335,7 @@ impl TileGrid {
     /// assert_eq!([g.run_remaining(0), g.run_remaining(3), g.run_remaining(4), g.run_remaining(7)], [4, 1, 2, 3]);
     /// ```
     #[inline(always)]
-    pub const fn run_remaining(&self, e: u64) -> u64 {
+    pub const fn run_remaining(&self, e: usize) -> usize {
         let extent = self.tile_extent(self.run_dim as usize);
         let local = match rem(e, extent) {
             Some(v) => v,

@@ -1,10 +1,13 @@
-//! Indices: the offset of a logical index, its inverse, untiled strides, negative dimension numbers, the true
-//! number of dimensions and dimension letters (spec §4 "other facts").
+//! Indices: the offset of a logical index (spec §4, by the walk of [`crate::tiling`]), its inverse, untiled
+//! strides, negative dimension numbers, the true number of dimensions and dimension letters (spec §4 "other
+//! facts"). Indices, offsets, slots and strides are `usize`; one that does not fit is an
+//! [`IndexError::ExceedsUsize`].
 
-use crate::error::IndexError;
-use crate::shape::{ArrayShape, MAX_RANK};
-use crate::tile::TileDim;
-use crate::tile::{self, PhysicalShape, Walk, MAX_PHYSICAL_RANK, MAX_TILES};
+use crate::dim::{Dim, MAX_RANK};
+use crate::shape::ArrayShape;
+use crate::tiling::{self as walk, to_usize, IndexError};
+
+mod inverse;
 
 /// A logical index (one entry per dimension), fixed capacity [`MAX_RANK`].
 ///
@@ -16,7 +19,7 @@ use crate::tile::{self, PhysicalShape, Walk, MAX_PHYSICAL_RANK, MAX_TILES};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Index {
     pub(crate) len: u8,
-    pub(crate) values: [u64; MAX_RANK],
+    pub(crate) values: [usize; MAX_RANK],
 }
 
 impl Index {
@@ -26,7 +29,7 @@ impl Index {
     /// use tensor_layout_core::Index;
     /// assert!(Index::new(&[0; 17]).is_none());
     /// ```
-    pub const fn new(values: &[u64]) -> Option<Index> {
+    pub const fn new(values: &[usize]) -> Option<Index> {
         if values.len() > MAX_RANK {
             return None;
         }
@@ -43,10 +46,10 @@ impl Index {
     ///
     /// ```
     /// use tensor_layout_core::Index;
-    /// assert_eq!(Index::new(&[]).unwrap().as_slice(), &[] as &[u64]);
+    /// assert_eq!(Index::new(&[]).unwrap().as_slice(), &[] as &[usize]);
     /// ```
     #[inline]
-    pub const fn as_slice(&self) -> &[u64] {
+    pub const fn as_slice(&self) -> &[usize] {
         self.values.split_at(self.len as usize).0
     }
 }
@@ -77,7 +80,7 @@ pub enum Slot {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Strides {
     pub(crate) len: u8,
-    pub(crate) values: [u64; MAX_RANK],
+    pub(crate) values: [usize; MAX_RANK],
 }
 
 impl Strides {
@@ -89,7 +92,7 @@ impl Strides {
     /// assert_eq!(s.strides().unwrap().as_slice(), &[1, 2]);
     /// ```
     #[inline]
-    pub const fn as_slice(&self) -> &[u64] {
+    pub const fn as_slice(&self) -> &[usize] {
         self.values.split_at(self.len as usize).0
     }
 }
@@ -103,43 +106,12 @@ impl ArrayShape {
     /// assert_eq!(s.offset(&[3, 0, 17, 300]).unwrap(), 63_178_841);
     /// assert!(s.offset(&[8, 0, 0, 0]).is_err());
     /// ```
-    pub const fn offset(&self, index: &[u64]) -> Result<u64, IndexError> {
-        if let Err(e) = tile::check_index(self, index) {
+    pub const fn offset(&self, index: &[usize]) -> Result<usize, IndexError> {
+        if let Err(e) = walk::check_index(self, index) {
             return Err(e);
         }
-        match tile::walk(self, index) {
-            Ok(w) => tile::row_major(&w.shape, &w.index),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The final tiled shape (most major first): the shape whose row-major order is memory order.
-    ///
-    /// ```
-    /// use tensor_layout_core::ArrayShape;
-    /// let s = ArrayShape::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
-    /// assert_eq!(s.physical_shape().unwrap().as_slice(), &[1, 8, 160, 128, 4, 128, 2, 1]);
-    /// ```
-    pub const fn physical_shape(&self) -> Result<PhysicalShape, IndexError> {
-        match tile::walk(self, &[]) {
-            Ok(w) => Ok(w.shape),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// The shape after the first `levels` tiling steps, most major first: 0 gives the dimensions in physical
-    /// order, the number of tile levels gives [`ArrayShape::physical_shape`]. After level `k`, the shape ends with
-    /// the grid of level-`k` tiles followed by one tile's dimensions (spec §4.2).
-    ///
-    /// ```
-    /// use tensor_layout_core::ArrayShape;
-    /// let s = ArrayShape::parse("bf16[4,8]{1,0:T(2,4)(2,1)}").unwrap();
-    /// assert_eq!(s.physical_shape_after(0).unwrap().as_slice(), &[4, 8]);
-    /// assert_eq!(s.physical_shape_after(1).unwrap().as_slice(), &[2, 2, 2, 4]);
-    /// ```
-    pub const fn physical_shape_after(&self, levels: usize) -> Result<PhysicalShape, IndexError> {
-        match tile::walk_levels(self, &[], levels) {
-            Ok(w) => Ok(w.shape),
+        match walk::walk(self, index) {
+            Ok(w) => linear(&w),
             Err(e) => Err(e),
         }
     }
@@ -154,100 +126,20 @@ impl ArrayShape {
     /// let p = ArrayShape::parse("bf16[4,8]{1,0:T(2,4)(2,1)}").unwrap();
     /// assert_eq!(p.tile_number(&[0, 5], 1).unwrap(), p.tile_number(&[1, 5], 1).unwrap()); // a row pair
     /// ```
-    pub const fn tile_number(&self, index: &[u64], level: usize) -> Result<u64, IndexError> {
-        if let Err(e) = tile::check_index(self, index) {
+    pub const fn tile_number(&self, index: &[usize], level: usize) -> Result<usize, IndexError> {
+        if let Err(e) = walk::check_index(self, index) {
             return Err(e);
         }
         let tiles = self.layout().tiles();
         if level >= tiles.len() {
             return Err(IndexError::NoSuchTileLevel { level, levels: tiles.len() });
         }
-        let mut w = match tile::walk_levels(self, index, level + 1) {
+        let mut w = match walk::walk_levels(self, index, level + 1) {
             Ok(w) => w,
             Err(e) => return Err(e),
         };
         w.shape.len -= tiles[level].tiled_entries() as u8;
-        tile::row_major(&w.shape, &w.index)
-    }
-
-    /// What storage slot `offset` holds: the inverse of [`ArrayShape::offset`]. Errors when `offset` is past
-    /// the storage.
-    ///
-    /// ```
-    /// use tensor_layout_core::{ArrayShape, Slot};
-    /// let s = ArrayShape::parse("f32[2,3]{0,1:pad(3,5)}").unwrap();
-    /// assert_eq!(s.slot(2).unwrap(), Slot::Padding);
-    /// assert!(matches!(s.slot(3).unwrap(), Slot::Element(i) if i.as_slice() == [0, 1]));
-    /// assert!(s.slot(15).is_err());
-    /// ```
-    pub const fn slot(&self, offset: u64) -> Result<Slot, IndexError> {
-        let storage = match self.storage_elements() {
-            Ok(v) => v,
-            Err(e) => return Err(e),
-        };
-        if offset as u128 >= storage {
-            return Err(IndexError::OffsetOutOfRange { offset, storage });
-        }
-        // The shape before each tile level, to undo the levels from last to first.
-        let mut before = [PhysicalShape::EMPTY; MAX_TILES];
-        let mut w = match tile::start(self, &[]) {
-            Ok(w) => w,
-            Err(e) => return Err(e),
-        };
-        let tiles = self.layout().tiles();
-        let mut level = 0;
-        while level < tiles.len() {
-            before[level] = w.shape;
-            if let Err(e) = tile::apply_tile(&mut w, &tiles[level], level) {
-                return Err(e);
-            }
-            level += 1;
-        }
-        // Decompose the offset row-major in the final shape.
-        let Some(total) = w.shape.product() else {
-            return Err(IndexError::Overflow);
-        };
-        if offset as u128 >= total {
-            return Ok(Slot::Padding);
-        }
-        let mut rest = offset;
-        let mut i = w.shape.len as usize;
-        while i > 0 {
-            i -= 1;
-            let d = w.shape.dims[i];
-            w.index[i] = rest % d;
-            rest /= d;
-        }
-        // Undo each level.
-        let mut level = tiles.len();
-        while level > 0 {
-            level -= 1;
-            match untile(&mut w, &before[level], &tiles[level]) {
-                Ok(true) => {}
-                Ok(false) => return Ok(Slot::Padding),
-                Err(e) => return Err(e),
-            }
-        }
-        // Physical order back to logical order; padded dimensions hold padding past the logical size.
-        let n = self.rank();
-        let m2m = self.layout().minor_to_major();
-        let mut out = [0u64; MAX_RANK];
-        let mut p = 0;
-        while p < n {
-            let logical = m2m[n - 1 - p] as usize;
-            out[logical] = w.index[p];
-            p += 1;
-        }
-        let mut d = 0;
-        while d < n {
-            match self.dim_size(d) {
-                Ok(size) if out[d] >= size => return Ok(Slot::Padding),
-                Ok(_) => {}
-                Err(e) => return Err(e),
-            }
-            d += 1;
-        }
-        Ok(Slot::Element(Index { len: n as u8, values: out }))
+        linear(&w)
     }
 
     /// Splits the logical dimensions into independent groups: the offset is the sum, over the groups, of the
@@ -263,7 +155,7 @@ impl ArrayShape {
     /// assert_eq!(&s.dimension_groups().unwrap()[..5], &[0b00111, 0b00111, 0b00111, 0b11000, 0b11000]);
     /// ```
     pub const fn dimension_groups(&self) -> Result<[u16; MAX_RANK], IndexError> {
-        let w = match tile::walk(self, &[]) {
+        let w = match walk::walk(self, &[]) {
             Ok(w) => w,
             Err(e) => return Err(e),
         };
@@ -313,11 +205,11 @@ impl ArrayShape {
     /// let total = s.partial_offset(&[2, 3], 0b01).unwrap() + s.partial_offset(&[2, 3], 0b10).unwrap();
     /// assert_eq!(total, s.offset(&[2, 3]).unwrap());
     /// ```
-    pub const fn partial_offset(&self, index: &[u64], mask: u16) -> Result<u64, IndexError> {
-        if let Err(e) = tile::check_index(self, index) {
+    pub const fn partial_offset(&self, index: &[usize], mask: u16) -> Result<usize, IndexError> {
+        if let Err(e) = walk::check_index(self, index) {
             return Err(e);
         }
-        let mut masked = [0u64; MAX_RANK];
+        let mut masked = [0usize; MAX_RANK];
         let mut d = 0;
         while d < index.len() {
             if mask & (1 << d) != 0 {
@@ -325,8 +217,8 @@ impl ArrayShape {
             }
             d += 1;
         }
-        match tile::walk(self, masked.split_at(index.len()).0) {
-            Ok(w) => tile::row_major(&w.shape, &w.index),
+        match walk::walk(self, masked.split_at(index.len()).0) {
+            Ok(w) => linear(&w),
             Err(e) => Err(e),
         }
     }
@@ -350,12 +242,15 @@ impl ArrayShape {
         let mut k = 0;
         while k < n {
             let d = m2m[k] as usize;
-            out.values[d] = stride;
+            out.values[d] = match to_usize(stride as u128) {
+                Ok(v) => v,
+                Err(e) => return Err(e),
+            };
             k += 1;
             if k == n {
                 break;
             }
-            let size = match tile::arithmetic_size(self, d) {
+            let size = match walk::arithmetic_size(self, d) {
                 Ok(v) => v,
                 Err(e) => return Err(e),
             };
@@ -398,7 +293,7 @@ impl ArrayShape {
         let mut n = 0;
         let mut i = 0;
         while i < dims.len() {
-            if !matches!(dims[i], crate::Dim::Static(1)) {
+            if !matches!(dims[i], Dim::Static(1)) {
                 n += 1;
             }
             i += 1;
@@ -435,88 +330,10 @@ pub const fn dimension_letter(rank: usize, d: usize) -> Option<char> {
     Some(LETTERS[4 - rank + d])
 }
 
-/// Undoes one tiling step: `w` holds an index in the shape after `tile` was applied to `before`; on return it
-/// holds the index in `before`. `Ok(false)` when the slot is padding of a partial tile.
-const fn untile(w: &mut Walk, before: &PhysicalShape, tile: &tile::Tile) -> Result<bool, IndexError> {
-    let k = tile.len as usize;
-    let n = before.len as usize;
-    let ext = k.saturating_sub(n);
-    let len = n + ext;
-    let s = len - k;
-    // Sizes of the (extended) shape before tiling.
-    let mut full = [0u64; MAX_PHYSICAL_RANK];
-    let mut i = 0;
-    while i < len {
-        full[i] = if i < ext { 1 } else { before.dims[i - ext] };
-        i += 1;
+/// The row-major position of a walk's index in its shape, as a `usize`.
+const fn linear(w: &walk::Walk) -> Result<usize, IndexError> {
+    match walk::row_major(&w.shape, &w.index) {
+        Ok(v) => to_usize(v as u128),
+        Err(e) => Err(e),
     }
-    // Group the tile entries: each kept entry absorbs the `*` entries right before it.
-    let mut kept = 0;
-    let mut j = 0;
-    while j < k {
-        if !matches!(tile.dims[j], TileDim::Combine) {
-            kept += 1;
-        }
-        j += 1;
-    }
-    let mut out = [0u64; MAX_PHYSICAL_RANK];
-    let mut p = 0;
-    while p < s {
-        out[p] = w.index[p];
-        p += 1;
-    }
-    // Walk the groups from the most major; `g` counts kept entries.
-    let mut g = 0;
-    let mut first = 0; // first tile entry of the current group
-    let mut e = 0;
-    while e < k {
-        if let TileDim::Size(t) = tile.dims[e] {
-            // Merged size and value of the group first..=e.
-            let mut merged: u64 = 1;
-            let mut q = first;
-            while q <= e {
-                merged = match merged.checked_mul(full[s + q]) {
-                    Some(v) => v,
-                    None => return Err(IndexError::Overflow),
-                };
-                q += 1;
-            }
-            let outer = w.index[s + g];
-            let inner = w.index[s + kept + g];
-            let Some(v) = outer.checked_mul(t) else {
-                return Err(IndexError::Overflow);
-            };
-            let Some(mut v) = v.checked_add(inner) else {
-                return Err(IndexError::Overflow);
-            };
-            if v >= merged {
-                return Ok(false);
-            }
-            // Split the merged value row-major over the group's sizes.
-            let mut q = e + 1;
-            while q > first {
-                q -= 1;
-                let d = full[s + q];
-                // A size-0 dimension has no index: the merged value is 0 there.
-                out[s + q] = match v.checked_rem(d) {
-                    Some(r) => r,
-                    None => 0,
-                };
-                v = match v.checked_div(d) {
-                    Some(q) => q,
-                    None => 0,
-                };
-            }
-            g += 1;
-            first = e + 1;
-        }
-        e += 1;
-    }
-    // Drop the leading dimensions added for a tile longer than the shape (their index is 0: size 1).
-    let mut r = 0;
-    while r < n {
-        w.index[r] = out[r + ext];
-        r += 1;
-    }
-    Ok(true)
 }

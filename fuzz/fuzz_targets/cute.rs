@@ -1,0 +1,201 @@
+//! Fuzz target `cute`: CuTe's layout algebra on arbitrary text.
+//!
+//! The input is up to three newline-separated parts: `A`, `B` and `N` (a layout, a layout or by-mode tiler, an
+//! integer), each also tried as an XLA shape for the conversion. Properties checked (each failure is a bug):
+//! - nothing panics: parsing tuples, layouts and tilers, every operation, the `Display` of every value and error;
+//! - round trip: whatever parses prints to text that parses back equal;
+//! - post-conditions on every result small enough to enumerate (size <= 4096), with a naive evaluator written
+//!   here: composition `R(i) == A(B(i))`, complement ordered, disjoint and reaching the cotarget, logical divide
+//!   `R(i) == A((B,B*)(i))`, inverses, coalesce, `crd2idx(idx2crd(i)) == L(i)`;
+//! - XLA -> CuTe: a converted layout has the XLA layout's offsets.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use std::collections::BTreeSet;
+use tensor_layout_core::cute::{IntTuple, Layout, Swizzle, Tiler};
+use tensor_layout_core::ArrayShape;
+
+const SMALL: usize = 4096;
+
+fuzz_target!(|data: &[u8]| check(data));
+
+fn check(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let mut parts = text.splitn(3, '\n');
+    let (a, b, n) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    let n: usize = n.trim().parse().unwrap_or(a.len() + 1);
+    for part in [a, b] {
+        round_trips(part);
+        xla(part);
+    }
+    let la = match Layout::parse(a) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = e.to_string();
+            return;
+        }
+    };
+    unary(&la, n);
+    if let Ok(tb) = Tiler::parse(b) {
+        binary(&la, &tb);
+        // And the other way around, when B is a layout.
+        if !tb.is_by_mode() {
+            binary(tb.as_layout(), &Tiler::layout(la));
+        }
+    }
+    if let Ok(sw) = Swizzle::new((n % 7) as u32, (n / 7 % 7) as u32, (n / 49 % 13) as i32 - 6) {
+        let _ = sw.to_string();
+        let x = la.cosize();
+        assert_eq!(sw.apply(sw.apply(x)), x, "{sw} is an involution");
+        let _ = sw.compose(&la).offset(0);
+    }
+}
+
+fn round_trips(text: &str) {
+    match IntTuple::parse(text) {
+        Ok(t) => assert_eq!(IntTuple::parse(&t.to_string()), Ok(t), "{text:?}"),
+        Err(e) => {
+            let _ = e.to_string();
+        }
+    }
+    match Layout::parse(text) {
+        Ok(l) => assert_eq!(Layout::parse(&l.to_string()), Ok(l), "{text:?}"),
+        Err(e) => {
+            let _ = e.to_string();
+        }
+    }
+    match Tiler::parse(text) {
+        Ok(t) => assert_eq!(Tiler::parse(&t.to_string()), Ok(t), "{text:?}"),
+        Err(e) => {
+            let _ = e.to_string();
+        }
+    }
+}
+
+/// `L(i)` for any `i`: colexicographic digits, the last mode unbounded.
+fn eval(l: &Layout, i: usize) -> usize {
+    let n = l.leaf_count();
+    let (mut rest, mut off) = (i, 0usize);
+    for k in 0..n {
+        let m = l.leaf(k).unwrap();
+        let digit = if k + 1 == n { rest } else { rest % m.extent };
+        off = off.wrapping_add(digit.wrapping_mul(m.stride));
+        rest /= m.extent;
+    }
+    off
+}
+
+fn unary(a: &Layout, n: usize) {
+    let c = a.coalesce();
+    assert_eq!(c.size(), a.size());
+    assert!(c.depth() <= 1);
+    let small = a.size() <= SMALL;
+    if small {
+        for i in 0..a.size() {
+            assert_eq!(eval(&c, i), eval(a, i), "coalesce {a} = {c}");
+            assert_eq!(a.offset(i), Ok(eval(a, i)));
+            let crd = a.idx2crd(i).unwrap();
+            assert_eq!(a.crd2idx(&crd), Ok(eval(a, i)), "{a} at {crd}");
+        }
+    }
+    let _ = a.offset(n).map_err(|e| e.to_string());
+    let r = a.right_inverse();
+    if r.size() <= SMALL {
+        for i in 0..r.size() {
+            assert_eq!(eval(a, eval(&r, i)), i, "right inverse {r} of {a}");
+        }
+    }
+    match a.left_inverse() {
+        Ok(l) if small => {
+            for i in 0..a.size() {
+                assert_eq!(eval(&l, eval(a, i)), i, "left inverse {l} of {a}");
+            }
+        }
+        Ok(_) => {}
+        Err(e) => {
+            let _ = e.to_string();
+        }
+    }
+    match a.complement(n) {
+        Ok(r) if small && r.size() <= SMALL => {
+            let image: BTreeSet<usize> = (0..a.size()).map(|i| eval(a, i)).collect();
+            for i in 1..r.size() {
+                assert!(eval(&r, i - 1) < eval(&r, i), "complement {r} of {a} is ordered");
+                assert!(!image.contains(&eval(&r, i)), "complement {r} of {a} is disjoint");
+            }
+            assert!(Layout::tuple(&[*a, r]).unwrap().cosize() >= n, "complement {r} of {a} reaches {n}");
+        }
+        Ok(_) => {}
+        Err(e) => {
+            let _ = e.to_string();
+        }
+    }
+}
+
+fn binary(a: &Layout, b: &Tiler) {
+    let results = [
+        a.composition(b),
+        a.logical_divide(b),
+        a.zipped_divide(b),
+        a.tiled_divide(b),
+        a.logical_product(b),
+        a.blocked_product(b),
+        a.raked_product(b),
+    ];
+    for r in &results {
+        match r {
+            Ok(l) => assert_eq!(Layout::parse(&l.to_string()), Ok(*l)),
+            Err(e) => {
+                let _ = e.to_string();
+            }
+        }
+    }
+    if b.is_by_mode() {
+        return;
+    }
+    let bl = b.as_layout();
+    if let Ok(r) = &results[0] {
+        assert_eq!(r.size(), bl.size());
+        if bl.size() <= SMALL {
+            for i in 0..bl.size() {
+                assert_eq!(eval(r, i), eval(a, eval(bl, i)), "{a} o {bl} = {r} at {i}");
+            }
+        }
+    }
+    if let Ok(r) = &results[1] {
+        let t = Layout::tuple(&[*bl, bl.complement(a.size()).unwrap()]).unwrap();
+        if r.size() <= SMALL {
+            for i in 0..r.size() {
+                assert_eq!(eval(r, i), eval(a, eval(&t, i)), "{a} / {bl} = {r} at {i}");
+            }
+        }
+    }
+    if let Ok(r) = &results[4] {
+        assert_eq!(r.mode(0), Some(*a));
+        assert_eq!(r.mode(1).unwrap().size(), bl.size());
+    }
+}
+
+fn xla(text: &str) {
+    let Ok(shape) = ArrayShape::parse(text) else { return };
+    let Ok(cute) = Layout::from_xla(&shape).map_err(|e| e.to_string()) else { return };
+    let dims: Vec<u64> = (0..shape.rank()).map(|d| shape.dim_size(d).unwrap()).collect();
+    let count: u64 = dims.iter().product();
+    if count > SMALL as u64 {
+        return;
+    }
+    for n in 0..count {
+        let mut index = vec![0u64; dims.len()];
+        let mut rest = n;
+        for d in (0..dims.len()).rev() {
+            index[d] = rest % dims[d];
+            rest /= dims[d];
+        }
+        let coord = if index.is_empty() {
+            IntTuple::int(0)
+        } else {
+            IntTuple::flat(&index.iter().map(|&v| v as usize).collect::<Vec<_>>()).unwrap()
+        };
+        assert_eq!(cute.crd2idx(&coord).unwrap() as u64, shape.offset(&index).unwrap(), "{text} -> {cute}");
+    }
+}

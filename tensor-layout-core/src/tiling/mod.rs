@@ -1,0 +1,329 @@
+//! The tiled linearization of spec §4 as a walk: a shape and an index moved together through the physical
+//! reordering and each tiling step (`*` combination, repeated tiles, tiles longer than the shape, partial tiles).
+//! Every offset, size, plan and grid is computed from this walk; [`IndexError`] is the error of all of them.
+
+use crate::shape::ArrayShape;
+use crate::tile::{PhysicalShape, Tile, TileDim, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
+
+mod error;
+
+pub use error::IndexError;
+
+impl ArrayShape {
+    /// The size of logical dimension `d` used for arithmetic (the bound of a `<=N` dimension). Errors for `?`,
+    /// for `d >= rank` and for a size that does not fit this target's `usize` ([`IndexError::ExceedsUsize`]).
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("f32[2,<=9]").unwrap();
+    /// assert_eq!(s.dim_size(1), Ok(9usize));
+    /// assert!(ArrayShape::parse("f32[?]").unwrap().dim_size(0).is_err());
+    /// ```
+    pub const fn dim_size(&self, d: usize) -> Result<usize, IndexError> {
+        match model_size(self, d) {
+            Ok(n) => to_usize(n as u128),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The final tiled shape (most major first): the shape whose row-major order is memory order.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("bf16[8,1,1280,16384]{3,2,0,1:T(8,128)(2,1)}").unwrap();
+    /// assert_eq!(s.physical_shape().unwrap().as_slice(), &[1, 8, 160, 128, 4, 128, 2, 1]);
+    /// ```
+    pub const fn physical_shape(&self) -> Result<PhysicalShape, IndexError> {
+        match walk(self, &[]) {
+            Ok(w) => Ok(w.shape),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The shape after the first `levels` tiling steps, most major first: 0 gives the dimensions in physical
+    /// order, the number of tile levels gives [`ArrayShape::physical_shape`]. After level `k`, the shape ends with
+    /// the grid of level-`k` tiles followed by one tile's dimensions (spec §4.2).
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("bf16[4,8]{1,0:T(2,4)(2,1)}").unwrap();
+    /// assert_eq!(s.physical_shape_after(0).unwrap().as_slice(), &[4, 8]);
+    /// assert_eq!(s.physical_shape_after(1).unwrap().as_slice(), &[2, 2, 2, 4]);
+    /// ```
+    pub const fn physical_shape_after(&self, levels: usize) -> Result<PhysicalShape, IndexError> {
+        match walk_levels(self, &[], levels) {
+            Ok(w) => Ok(w.shape),
+            Err(e) => Err(e),
+        }
+    }
+}
+
+// Indices are `usize` and the walk's arithmetic is `u64` (XLA's, whatever the target): `as u64` widens an index
+// without loss on every target Rust supports.
+const _: () = assert!(usize::BITS <= u64::BITS);
+
+/// `v` as a `usize`, or [`IndexError::ExceedsUsize`]: how every size and offset crosses into `usize`.
+pub(crate) const fn to_usize(v: u128) -> Result<usize, IndexError> {
+    if v > usize::MAX as u128 {
+        Err(IndexError::ExceedsUsize { value: v })
+    } else {
+        Ok(v as usize)
+    }
+}
+
+/// The size of logical dimension `d` as the model holds it (XLA's 64 bits).
+pub(crate) const fn model_size(s: &ArrayShape, d: usize) -> Result<u64, IndexError> {
+    if d >= s.rank() {
+        return Err(IndexError::DimensionOutOfRange { dimension: d as i64, rank: s.rank() });
+    }
+    match s.0.dims[d].size() {
+        Some(n) => Ok(n),
+        None => Err(IndexError::UnboundedDimension { dimension: d }),
+    }
+}
+
+/// A shape and an index walked together through the tiling steps.
+#[derive(Clone, Copy)]
+pub(crate) struct Walk {
+    pub(crate) shape: PhysicalShape,
+    pub(crate) index: [u64; MAX_PHYSICAL_RANK],
+    /// For each current dimension, the set (bit mask) of logical dimensions its index depends on.
+    pub(crate) owners: [u16; MAX_PHYSICAL_RANK],
+    /// For each current dimension, how its index follows from one logical index ([`chain`] encoding).
+    pub(crate) chains: [u64; MAX_PHYSICAL_RANK],
+}
+
+/// Chains: how a dimension's index follows from one logical index `e` through the tiling steps: bits 0-4 hold
+/// the logical dimension + 1 (0: a dimension added for a long tile, whose index is always 0), bit 5 marks an
+/// index combining several logical dimensions (`*`), and level `L` uses bits `6 + 6L ..`: 2 bits of operation
+/// (0 none, 1 `div`, 2 `mod`) and 4 bits of the tile entry whose size divides.
+pub(crate) mod chain {
+    /// Marks a dimension whose index combines several logical dimensions.
+    pub(crate) const COMBINED: u64 = 1 << 5;
+    /// `div` by the tile entry's size.
+    pub(crate) const DIV: u64 = 1;
+    /// `mod` by the tile entry's size.
+    pub(crate) const MOD: u64 = 2;
+
+    /// The chain of logical dimension `d` itself.
+    pub(crate) const fn of(d: usize) -> u64 {
+        d as u64 + 1
+    }
+
+    /// The operation and tile entry of level `level`.
+    pub(crate) const fn step(c: u64, level: usize) -> (u64, usize) {
+        let bits = c >> (6 + 6 * level);
+        (bits & 3, ((bits >> 2) & 15) as usize)
+    }
+
+    /// `c` followed by `op` with tile entry `entry` at level `level`.
+    pub(crate) const fn then(c: u64, level: usize, op: u64, entry: usize) -> u64 {
+        c | ((op | (entry as u64) << 2) << (6 + 6 * level))
+    }
+
+    /// The chain of an index that merges `major` into `minor` (`*`).
+    pub(crate) const fn merge(major: u64, minor: u64) -> u64 {
+        if major == 0 {
+            minor
+        } else if minor == 0 {
+            major
+        } else {
+            major | minor | COMBINED
+        }
+    }
+}
+
+const OVERFLOW: IndexError = IndexError::Overflow;
+
+/// The per-dimension sizes used by arithmetic: padded sizes if `pad(..)` is given, else the sizes (bounds).
+pub(crate) const fn arithmetic_size(s: &ArrayShape, d: usize) -> Result<u64, IndexError> {
+    if let Some(p) = &s.0.layout.padding {
+        return Ok(p.dims[d]);
+    }
+    model_size(s, d)
+}
+
+/// Physical reordering (spec §4.1): sizes and index listed most major first.
+pub(crate) const fn start(s: &ArrayShape, index: &[usize]) -> Result<Walk, IndexError> {
+    let n = s.rank();
+    let m2m = s.layout().minor_to_major();
+    let mut w = Walk {
+        shape: PhysicalShape::EMPTY,
+        index: [0; MAX_PHYSICAL_RANK],
+        owners: [0; MAX_PHYSICAL_RANK],
+        chains: [0; MAX_PHYSICAL_RANK],
+    };
+    let mut p = 0;
+    while p < n {
+        let logical = m2m[n - 1 - p] as usize;
+        w.shape.dims[p] = match arithmetic_size(s, logical) {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        };
+        if p < index.len() && logical < index.len() {
+            w.index[p] = index[logical] as u64;
+        }
+        w.owners[p] = 1 << logical;
+        w.chains[p] = chain::of(logical);
+        p += 1;
+    }
+    w.shape.len = n as u8;
+    Ok(w)
+}
+
+/// One tiling step (spec §4.2): extend with leading 1s, merge `*` entries, then split each tiled dimension into
+/// a grid dimension and a within-tile dimension, all within-tile dimensions moving to the minor end.
+pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile, level: usize) -> Result<(), IndexError> {
+    let k = tile.len as usize;
+    let mut len = w.shape.len as usize;
+    if k > len {
+        let ext = k - len;
+        let mut i = len;
+        while i > 0 {
+            i -= 1;
+            w.shape.dims[i + ext] = w.shape.dims[i];
+            w.index[i + ext] = w.index[i];
+            w.owners[i + ext] = w.owners[i];
+            w.chains[i + ext] = w.chains[i];
+        }
+        let mut j = 0;
+        while j < ext {
+            w.shape.dims[j] = 1;
+            w.index[j] = 0;
+            w.owners[j] = 0;
+            w.chains[j] = 0;
+            j += 1;
+        }
+        len = k;
+    }
+    let s = len - k;
+    // Merge `*` entries into the next more-minor entry, working from the minor end.
+    let mut sizes = [0u64; MAX_TILE_RANK];
+    let mut idx = [0u64; MAX_TILE_RANK];
+    let mut tsz = [0u64; MAX_TILE_RANK];
+    let mut own = [0u16; MAX_TILE_RANK];
+    let mut chains = [0u64; MAX_TILE_RANK];
+    let mut entry = [0usize; MAX_TILE_RANK];
+    let mut kept = 0; // entries kept, collected minor-first then reversed
+    let mut i = k;
+    while i > 0 {
+        i -= 1;
+        let d = w.shape.dims[s + i];
+        let e = w.index[s + i];
+        match tile.dims[i] {
+            TileDim::Combine => {
+                // Merge this dimension into the (already merged) more-minor entry just kept.
+                if kept == 0 {
+                    return Err(IndexError::CombineOnMostMinor);
+                }
+                let last = kept - 1;
+                let Some(ns) = d.checked_mul(sizes[last]) else {
+                    return Err(OVERFLOW);
+                };
+                let Some(ni) = e.checked_mul(sizes[last]) else {
+                    return Err(OVERFLOW);
+                };
+                let Some(ni) = ni.checked_add(idx[last]) else {
+                    return Err(OVERFLOW);
+                };
+                sizes[last] = ns;
+                idx[last] = ni;
+                own[last] |= w.owners[s + i];
+                chains[last] = chain::merge(w.chains[s + i], chains[last]);
+            }
+            TileDim::Size(t) => {
+                if t == 0 {
+                    return Err(IndexError::ZeroTile);
+                }
+                sizes[kept] = d;
+                idx[kept] = e;
+                tsz[kept] = t;
+                own[kept] = w.owners[s + i];
+                chains[kept] = w.chains[s + i];
+                entry[kept] = i;
+                kept += 1;
+            }
+        }
+    }
+    // `kept` entries are stored minor-first; write grid dims then tile dims, major-first.
+    let new_len = s + 2 * kept;
+    if new_len > MAX_PHYSICAL_RANK {
+        return Err(IndexError::Capacity);
+    }
+    let mut j = 0;
+    while j < kept {
+        let src = kept - 1 - j;
+        let t = tsz[src];
+        w.shape.dims[s + j] = sizes[src].div_ceil(t);
+        w.index[s + j] = idx[src] / t;
+        w.shape.dims[s + kept + j] = t;
+        w.index[s + kept + j] = idx[src] % t;
+        w.owners[s + j] = own[src];
+        w.owners[s + kept + j] = own[src];
+        w.chains[s + j] = chain::then(chains[src], level, chain::DIV, entry[src]);
+        w.chains[s + kept + j] = chain::then(chains[src], level, chain::MOD, entry[src]);
+        j += 1;
+    }
+    w.shape.len = new_len as u8;
+    Ok(())
+}
+
+/// Runs every tiling step of the layout.
+pub(crate) const fn walk(s: &ArrayShape, index: &[usize]) -> Result<Walk, IndexError> {
+    walk_levels(s, index, s.layout().tiles().len())
+}
+
+/// Runs the first `levels` tiling steps of the layout.
+pub(crate) const fn walk_levels(s: &ArrayShape, index: &[usize], levels: usize) -> Result<Walk, IndexError> {
+    let mut w = match start(s, index) {
+        Ok(w) => w,
+        Err(e) => return Err(e),
+    };
+    let tiles = s.layout().tiles();
+    let tiles = tiles.split_at(if levels < tiles.len() { levels } else { tiles.len() }).0;
+    let mut level = 0;
+    while level < tiles.len() {
+        if let Err(e) = apply_tile(&mut w, &tiles[level], level) {
+            return Err(e);
+        }
+        level += 1;
+    }
+    Ok(w)
+}
+
+/// Row-major linear index of `index` in `shape`, checked.
+pub(crate) const fn row_major(shape: &PhysicalShape, index: &[u64; MAX_PHYSICAL_RANK]) -> Result<u64, IndexError> {
+    let mut off: u64 = 0;
+    let mut i = 0;
+    while i < shape.len as usize {
+        let Some(v) = off.checked_mul(shape.dims[i]) else {
+            return Err(OVERFLOW);
+        };
+        let Some(v) = v.checked_add(index[i]) else {
+            return Err(OVERFLOW);
+        };
+        off = v;
+        i += 1;
+    }
+    Ok(off)
+}
+
+/// Checks that `index` has the shape's rank and lies within the logical dimensions.
+pub(crate) const fn check_index(s: &ArrayShape, index: &[usize]) -> Result<(), IndexError> {
+    if index.len() != s.rank() {
+        return Err(IndexError::WrongRank { expected: s.rank(), found: index.len() });
+    }
+    let mut d = 0;
+    while d < index.len() {
+        let size = match model_size(s, d) {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        };
+        if index[d] as u64 >= size {
+            // `size <= index[d]`, so it fits a `usize`.
+            return Err(IndexError::OutOfBounds { dimension: d, index: index[d], size: size as usize });
+        }
+        d += 1;
+    }
+    Ok(())
+}

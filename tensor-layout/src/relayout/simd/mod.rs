@@ -1,0 +1,351 @@
+//! x86-64 kernels: in-register transposes of units, interleaves and deinterleaves, streaming copies. SSE2 (the
+//! x86-64 baseline) everywhere; 8x8 blocks of 4-byte units and 4x4 blocks of 8-byte units with AVX2 when the CPU
+//! has it (detected at runtime with `std`).
+//!
+//! A transpose of `w`-byte units moves unit `(i, j)` from source row `i` to destination row `j`
+//! ([`Transpose`]). With `l = 16 / w` units per vector:
+//!
+//! - at least `l` units each way: tiles of about 1 KiB along each destination row, transposed in `l x l`
+//!   register blocks (`l` rows loaded, `log2(l)` unpack stages, `l` rows stored; `8 x 8` and `4 x 4` blocks of
+//!   32-byte rows with AVX2) into a 64 KiB scratch tile in cache, which is then written out destination row
+//!   by destination row. The source is read band by band of `l` rows (a few sequential streams), the band two
+//!   ahead prefetched. Memory sees long runs on both sides: on this machine streaming stores scattered over
+//!   many lines, or reads and writes that jump to another page every line, run at a fifth of the speed of
+//!   long runs;
+//! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
+//!   stages interleave `k` rows into `k` vectors of `l / k` columns each, stored whole (straight to the
+//!   destination) when its columns are adjacent;
+//! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows (straight to the
+//!   destination for up to four, as many sequential streams; through the scratch tile for more).
+//!
+//! What the blocks do not cover (edges narrower than a block) is left to the portable loops of
+//! [`super::kernels`].
+//!
+//! Every function taking slices checks, before any pointer is formed, that the whole block lies within them
+//! ([`reach`]); the loops below then stay inside that block. `E` is a [`Scalar`] (sealed: plain values without
+//! padding bytes, every element's bytes copied whole), so moving its bytes as integers is sound.
+#![allow(unsafe_code)]
+
+use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_sfence, _mm_stream_si128};
+use core::mem::{size_of, MaybeUninit};
+
+use super::kernels::{reach, Transpose};
+use super::nest::Mode;
+use crate::view::Scalar;
+
+mod net;
+mod tiles;
+
+use net::{load, store};
+use tiles::{deinterleave, interleave, tiles, tiles_avx};
+
+/// The store fence that orders streaming stores.
+#[inline]
+pub(super) fn fence() {
+    // SAFETY: SSE is part of the x86-64 baseline; a fence has no memory operands.
+    unsafe { _mm_sfence() }
+}
+
+/// Whether the CPU runs AVX2 (decided at compile time without `std`).
+#[inline]
+fn avx2() -> bool {
+    #[cfg(feature = "std")]
+    {
+        std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(feature = "std"))]
+    {
+        cfg!(target_feature = "avx2")
+    }
+}
+
+/// Copies `src` into `dst` (same length): ordinary copies up to the first 16-byte boundary of `dst` and after
+/// the last one, streaming stores in between.
+pub(super) fn stream_copy<E: Scalar>(dst: &mut [E], src: &[E]) {
+    let size = size_of::<E>();
+    let skew = (dst.as_ptr() as usize) % 16;
+    let head_bytes = (16 - skew) % 16;
+    if dst.len() != src.len() || size == 0 || 16 % size != 0 || head_bytes % size != 0 {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let head = (head_bytes / size).min(dst.len());
+    let (dh, dm) = dst.split_at_mut(head);
+    let (sh, sm) = src.split_at(head);
+    dh.copy_from_slice(sh);
+    let per = 16 / size; // elements per 16-byte vector
+    let vectors = dm.len() / per;
+    let body = vectors * per;
+    let d = dm.as_mut_ptr() as *mut __m128i;
+    let s = sm.as_ptr() as *const __m128i;
+    for i in 0..vectors {
+        // SAFETY: `i < vectors`, so the 16 bytes at vector `i` lie within `dm` and `sm` (both `body` elements
+        // or longer, `body * size == vectors * 16`). `dm` starts on a 16-byte boundary (the head was split
+        // off), as `_mm_stream_si128` requires; the load is unaligned. `E` is a `Scalar`: its bytes are
+        // plain integers, and the bytes written come from valid values of `E`.
+        unsafe { _mm_stream_si128(d.add(i), _mm_loadu_si128(s.add(i))) };
+    }
+    dm[body..].copy_from_slice(&sm[body..]);
+}
+
+/// A transpose in bytes: unit `(i, j)` of `w` bytes at source `src_row(i) + j * w` and destination
+/// `dst_row(j) + i * w`.
+#[derive(Clone, Copy)]
+struct Geo {
+    ni0: usize,
+    si0: isize,
+    si1: isize,
+    nj0: usize,
+    dj0: isize,
+    dj1: isize,
+}
+
+impl Geo {
+    #[inline(always)]
+    fn src_row(&self, i: usize) -> isize {
+        (i % self.ni0) as isize * self.si0 + (i / self.ni0) as isize * self.si1
+    }
+
+    #[inline(always)]
+    fn dst_row(&self, j: usize) -> isize {
+        (j % self.nj0) as isize * self.dj0 + (j / self.nj0) as isize * self.dj1
+    }
+
+    /// The source rows from `i` on, one step at a time.
+    #[inline(always)]
+    fn src_rows(&self, i: usize) -> Walk {
+        Walk { k: i % self.ni0, n: self.ni0, at: self.src_row(i), s0: self.si0, s1: self.si1 }
+    }
+
+    /// The destination rows from `j` on, one step at a time.
+    #[inline(always)]
+    fn dst_rows(&self, j: usize) -> Walk {
+        Walk { k: j % self.nj0, n: self.nj0, at: self.dst_row(j), s0: self.dj0, s1: self.dj1 }
+    }
+}
+
+/// Offsets of consecutive rows of a two-level group, without divisions.
+#[derive(Clone, Copy)]
+struct Walk {
+    k: usize,
+    n: usize,
+    at: isize,
+    s0: isize,
+    s1: isize,
+}
+
+impl Walk {
+    /// The current row's offset, then a step of `l` rows (`l` divides the first level's extent and the current
+    /// position: the step never crosses its end).
+    #[inline(always)]
+    fn next_by(&mut self, l: usize) -> isize {
+        let at = self.at;
+        self.k += l;
+        self.at += l as isize * self.s0;
+        if self.k == self.n {
+            self.k = 0;
+            self.at += self.s1 - self.n as isize * self.s0;
+        }
+        at
+    }
+
+    /// The current row's offset.
+    #[inline(always)]
+    fn peek(&self) -> isize {
+        self.at
+    }
+
+    /// The current row's offset, then a step to the next row.
+    #[inline(always)]
+    fn next(&mut self) -> isize {
+        let at = self.at;
+        self.k += 1;
+        self.at += self.s0;
+        if self.k == self.n {
+            self.k = 0;
+            self.at += self.s1 - self.n as isize * self.s0;
+        }
+        at
+    }
+}
+
+/// How many bands of source rows ahead the tiled transpose prefetches.
+const PREFETCH_BANDS: usize = 2;
+
+/// Bytes of the scratch tile of a transpose (on the stack of the kernel call).
+const SCRATCH: usize = 64 << 10;
+
+/// The scratch tile: written by the register blocks before it is read.
+#[repr(C, align(64))]
+struct Scratch([u8; SCRATCH]);
+
+/// Units per destination row of a tile (the destination run written at once) for `w`-byte units: 1 KiB, 512
+/// bytes for 1- and 2-byte units so that the source runs stay 128 bytes or longer.
+const fn tile_units(w: usize) -> usize {
+    if w <= 2 {
+        512 / w
+    } else {
+        1024 / w
+    }
+}
+
+/// Transposes the part of `tr` (source block at slot `a`, destination block at slot `b`, repeated `outer.n`
+/// times `outer.src` and `outer.dst` slots further) that whole SIMD blocks cover: units `(i, j)` with `i < di`
+/// and `j < dj`, returned. `(0, 0)` when no kernel applies (units wider than 16 bytes or not a power of two,
+/// both extents narrower than a vector) or the blocks are not within the slices.
+pub(super) fn transpose<E: Scalar>(
+    src: &[E],
+    a: isize,
+    dst: &mut [E],
+    b: isize,
+    tr: &Transpose,
+    outer: Mode,
+    stream: bool,
+) -> (usize, usize) {
+    let (ni, nj) = tr.extents();
+    let (si, dj) = ([tr.i[0], tr.i[1], outer], [tr.j[0], tr.j[1], outer]);
+    let (Some(_), Some(_)) =
+        (reach(a, &si, |m| m.src, nj * tr.unit, src.len()), reach(b, &dj, |m| m.dst, ni * tr.unit, dst.len()))
+    else {
+        return (0, 0);
+    };
+    let e = size_of::<E>() as isize;
+    let w = tr.unit * size_of::<E>();
+    let g = Geo {
+        ni0: tr.i[0].n.max(1),
+        si0: tr.i[0].src * e,
+        si1: tr.i[1].src * e,
+        nj0: tr.j[0].n.max(1),
+        dj0: tr.j[0].dst * e,
+        dj1: tr.j[1].dst * e,
+    };
+    let avx = avx2();
+    // Never moved (a move would copy 64 KiB): the kernels write it through `tile` before reading.
+    let mut scratch = MaybeUninit::<Scratch>::uninit();
+    let tile = scratch.as_mut_ptr() as *mut u8;
+    let mut done = (0, 0);
+    for k in 0..outer.n as isize {
+        // In bounds: `a` and `b` are the first slots of blocks checked above (`reach` proves them non-negative).
+        let ps = (src.as_ptr() as *const u8).wrapping_offset((a + k * outer.src) * e);
+        let pd = (dst.as_mut_ptr() as *mut u8).wrapping_offset((b + k * outer.dst) * e);
+        let at = Block { ps, pd, g, ni, nj, stream, tile };
+        // SAFETY: `reach` checked that every unit of every block lies within the slices: source bytes
+        // `src_row(i) + j * w .. + w` from `ps` and destination bytes `dst_row(j) + i * w .. + w` from `pd`, for
+        // `i < ni`, `j < nj`. The kernels touch only such bytes (each `w`-byte unit whole, `w` a multiple of the
+        // element size), and the scratch tile, `SCRATCH` bytes aligned to 64.
+        done = unsafe {
+            match w {
+                1 => plan::<1, 16>(&at, false),
+                2 => plan::<2, 8>(&at, false),
+                4 => plan::<4, 4>(&at, avx),
+                8 => plan::<8, 2>(&at, avx),
+                16 => plan::<16, 1>(&at, false),
+                _ => (0, 0),
+            }
+        };
+    }
+    done
+}
+
+/// One block of a transpose: where its units are (see [`Geo`]), how to write, and the scratch tile.
+struct Block {
+    ps: *const u8,
+    pd: *mut u8,
+    g: Geo,
+    ni: usize,
+    nj: usize,
+    stream: bool,
+    tile: *mut u8,
+}
+
+/// Picks the kernel for units of `W` bytes, `L = 16 / W` per vector; see [`transpose`] for the contract.
+///
+/// # Safety
+/// Every unit `(i, j)`, `i < ni`, `j < nj`, lies at `ps + g.src_row(i) + j * W` (readable) and
+/// `pd + g.dst_row(j) + i * W` (writable); `tile` holds `SCRATCH` writable bytes aligned to 64; with `avx`, the
+/// CPU runs AVX2.
+#[inline(always)]
+unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, usize) {
+    let (ni, nj) = (b.ni, b.nj);
+    if ni >= L && nj >= L {
+        let (fi, fj) = (ni / L * L, nj / L * L);
+        // SAFETY: a part of the caller's block; AVX2 blocks only when the CPU has it and they tile the part.
+        unsafe {
+            let m = 32 / W;
+            if avx && (W == 4 || W == 8) && fi % m == 0 && fj % m == 0 {
+                tiles_avx::<W>(b, fi, fj);
+            } else {
+                tiles::<W, L>(b, fi, fj);
+            }
+        }
+        (fi, fj)
+    } else if nj >= L && ni < L {
+        let fj = nj / L * L;
+        // SAFETY: a part of the caller's block, `ni` rows.
+        unsafe {
+            match ni {
+                2 => interleave::<W, L, 2>(b, fj),
+                4 if L > 4 => interleave::<W, L, 4>(b, fj),
+                8 if L > 8 => interleave::<W, L, 8>(b, fj),
+                _ => return (0, 0),
+            }
+        }
+        (ni, fj)
+    } else if ni >= L && nj < L {
+        let fi = ni / L * L;
+        // SAFETY: a part of the caller's block, `nj` columns.
+        unsafe {
+            match nj {
+                2 => deinterleave::<W, L, 2>(b, fi),
+                4 if L > 4 => deinterleave::<W, L, 4>(b, fi),
+                8 if L > 8 => deinterleave::<W, L, 8>(b, fi),
+                _ => return (0, 0),
+            }
+        }
+        (fi, nj)
+    } else {
+        (0, 0)
+    }
+}
+
+/// Copies `len` bytes to `to` from the scratch tile at `from`, streaming the 16-byte aligned middle when asked.
+///
+/// # Safety
+/// `from .. + len` readable, `to .. + len` writable, not overlapping.
+#[inline(always)]
+unsafe fn put(to: *mut u8, from: *const u8, len: usize, stream: bool) {
+    // SAFETY: the caller's contract; `store` streams only 16-byte aligned vectors.
+    unsafe {
+        let head = if stream { ((16 - (to as usize) % 16) % 16).min(len) } else { 0 };
+        core::ptr::copy_nonoverlapping(from, to, head);
+        let mut k = head;
+        while k + 16 <= len {
+            store(to.add(k), load(from.add(k)), stream);
+            k += 16;
+        }
+        core::ptr::copy_nonoverlapping(from.add(k), to.add(k), len - k);
+    }
+}
+
+/// Writes `rows` rows of the scratch tile (`pitch` bytes apart, `len` bytes each) to the destination rows that
+/// `cols` walks, `at` bytes into each. Rows that follow one another on both sides go out as one run.
+///
+/// # Safety
+/// Each destination row `.. + at .. + len` writable; the scratch rows written.
+#[inline(always)]
+unsafe fn write_out(b: &Block, cols: &mut Walk, rows: usize, at: isize, pitch: usize, len: usize) {
+    let mut j = 0;
+    while j < rows {
+        let start = cols.next();
+        let mut n = 1;
+        let mut next = start + len as isize;
+        while j + n < rows && pitch == len && cols.peek() == next {
+            cols.next();
+            next += len as isize;
+            n += 1;
+        }
+        // SAFETY: the caller's contract; `n` rows that follow one another in the destination and the scratch.
+        unsafe { put(b.pd.wrapping_offset(start + at), b.tile.add(j * pitch), n * len, b.stream) };
+        j += n;
+    }
+}

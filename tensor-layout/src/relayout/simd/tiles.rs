@@ -1,0 +1,213 @@
+//! The loops of the SIMD transposes: tiles through the scratch tile, interleaves and deinterleaves of narrow
+//! blocks (see the parent module).
+#![allow(unsafe_code)]
+
+use super::net::{load, micro, micro_avx, prefetch, store, unzip_rows, zero, zip_rows};
+use super::{tile_units, write_out, Block, PREFETCH_BANDS, SCRATCH};
+use core::arch::x86_64::{__m128i, _mm_storeu_si128};
+
+/// The tiles of a transpose over `fi x fj` units (multiples of `L`): each tile transposed into the scratch tile
+/// by `$micro` register blocks of `$edge` units each way, then written out row by row.
+macro_rules! tile_loops {
+    ($(#[$attr:meta])* $name:ident<$($gen:ident),*>, $edge:expr, $micro:ident) => {
+        $(#[$attr])*
+        pub(super) unsafe fn $name<$(const $gen: usize),*>(b: &Block, fi: usize, fj: usize) {
+            let edge: usize = $edge;
+            let ti = tile_units(W).min(fi);
+            let tj = (SCRATCH / (ti * W)).min(fj) / edge * edge;
+            let mut it = 0;
+            while it < fi {
+                let te = (it + ti).min(fi);
+                let first = b.g.src_rows(it);
+                let mut cols = b.g.dst_rows(0);
+                let mut jt = 0;
+                while jt < fj {
+                    let je = (jt + tj).min(fj);
+                    // Band by band of `edge` source rows, each read along the tile (a few sequential streams).
+                    let mut rows = first;
+                    let mut ahead = first;
+                    for _ in 0..(PREFETCH_BANDS * edge).min(te - it) {
+                        ahead.next();
+                    }
+                    let mut ib = it;
+                    while ib < te {
+                        // Prefetch the source lines of the band `PREFETCH_BANDS` ahead: many short runs, which
+                        // the hardware prefetchers do not follow.
+                        if ib + PREFETCH_BANDS * edge < te {
+                            for _ in 0..edge {
+                                let row = b.ps.wrapping_offset(ahead.next() + (jt * W) as isize);
+                                let mut k = 0;
+                                while k < (je - jt) * W {
+                                    prefetch(row.wrapping_add(k));
+                                    k += 64;
+                                }
+                            }
+                        }
+                        let mut from = [b.ps; 16];
+                        for f in from.iter_mut().take(edge) {
+                            *f = b.ps.wrapping_offset(rows.next() + (jt * W) as isize);
+                        }
+                        let mut jb = jt;
+                        while jb < je {
+                            let mut to = [b.tile; 16];
+                            for (k, t) in to.iter_mut().take(edge).enumerate() {
+                                // In bounds: source rows `ib .. ib + edge <= fi` at units `jb .. jb + edge <= fj`;
+                                // scratch row `jb - jt + k < tj` at units `ib - it .. + edge <= ti` (`tj * ti * W`
+                                // is within `SCRATCH`).
+                                *t = b.tile.wrapping_add((jb - jt + k) * ti * W + (ib - it) * W);
+                            }
+                            // SAFETY: the pointers above lie within the caller's block and the scratch tile.
+                            unsafe { $micro::<$($gen),*>(&from, &to) };
+                            for f in from.iter_mut().take(edge) {
+                                *f = f.wrapping_add(edge * W);
+                            }
+                            jb += edge;
+                        }
+                        ib += edge;
+                    }
+                    // SAFETY: destination rows `jt .. je <= fj` at units `it .. te <= fi` (the caller's
+                    // contract), from the scratch rows written just above.
+                    unsafe { write_out(b, &mut cols, je - jt, (it * W) as isize, ti * W, (te - it) * W) };
+                    jt = je;
+                }
+                it = te;
+            }
+        }
+    };
+}
+
+tile_loops!(
+    /// [`tile_loops`] with SSE2 register blocks of `L x L` units.
+    ///
+    /// # Safety
+    /// As [`plan`], over `fi x fj` units.
+    #[inline(always)]
+    tiles<W, L>,
+    L,
+    micro
+);
+
+tile_loops!(
+    /// [`tile_loops`] with AVX2 register blocks (`8 x 8` four-byte units, `4 x 4` eight-byte units).
+    ///
+    /// # Safety
+    /// As [`plan`], over `fi x fj` units (multiples of `32 / W`); the CPU runs AVX2.
+    #[target_feature(enable = "avx2")]
+    tiles_avx<W>,
+    32 / W,
+    micro_avx
+);
+
+/// `K < L` source rows interleaved, `L` columns at a time over `fj` (a multiple of `L`), straight to the
+/// destination.
+///
+/// # Safety
+/// As [`plan`], with `ni == K`.
+#[inline(always)]
+pub(super) unsafe fn interleave<const W: usize, const L: usize, const K: usize>(b: &Block, fj: usize) {
+    let per = L / K; // columns per vector
+    let piece = K * W; // bytes per column
+    let g = &b.g;
+    let adjacent = g.dj0 == piece as isize && g.nj0 % L == 0;
+    let mut rows = [0isize; K];
+    for (r, row) in rows.iter_mut().enumerate() {
+        *row = g.src_row(r);
+    }
+    let mut cols = g.dst_rows(0);
+    let mut jb = 0;
+    while jb < fj {
+        // SAFETY: rows `0..K` and columns `jb..jb + L <= fj` of the block (the caller's contract); with
+        // `adjacent` the `L` columns lie one after another (`nj0` is a multiple of `L`, so they share `j1`).
+        unsafe {
+            let mut v = [zero(); K];
+            for (x, &row) in v.iter_mut().zip(&rows) {
+                *x = load(b.ps.offset(row + (jb * W) as isize));
+            }
+            let v = zip_rows::<K, W>(v);
+            if adjacent {
+                let base = b.pd.offset(cols.next_by(L));
+                for (q, &x) in v.iter().enumerate() {
+                    store(base.add(16 * q), x, b.stream);
+                }
+            } else {
+                for &x in &v {
+                    let mut buf = [0u8; 16];
+                    _mm_storeu_si128(buf.as_mut_ptr() as *mut __m128i, x);
+                    for c in 0..per {
+                        let to = b.pd.offset(cols.next());
+                        core::ptr::copy_nonoverlapping(buf.as_ptr().add(c * piece), to, piece);
+                    }
+                }
+            }
+        }
+        jb += L;
+    }
+}
+
+/// `K < L` destination rows deinterleaved, `L` source rows at a time over `fi` (a multiple of `L`), through
+/// the scratch tile.
+///
+/// # Safety
+/// As [`plan`], with `nj == K`.
+#[inline(always)]
+pub(super) unsafe fn deinterleave<const W: usize, const L: usize, const K: usize>(b: &Block, fi: usize) {
+    let piece = K * W; // bytes per source row
+    let g = &b.g;
+    let adjacent = g.si0 == piece as isize && g.ni0 % L == 0;
+    let ti = (SCRATCH / piece).min(tile_units(W) * 4) / L * L;
+    // Up to four destination rows are written straight (as many streams); more go through the scratch tile.
+    let direct = K <= 4;
+    let mut cols = [0isize; K];
+    for (j, c) in cols.iter_mut().enumerate() {
+        *c = g.dst_row(j);
+    }
+    let mut rows = g.src_rows(0);
+    let mut it = 0;
+    while it < fi {
+        let te = (it + ti).min(fi);
+        let mut ib = it;
+        while ib < te {
+            // SAFETY: rows `ib..ib + L <= fi` and columns `0..K` of the block (the caller's contract); with
+            // `adjacent` the `L` rows lie one after another. Scratch row `j < K` at units `ib - it .. + L <= ti`,
+            // within `SCRATCH` (`K * ti * W` is at most `SCRATCH`).
+            unsafe {
+                let mut v = [zero(); K];
+                if adjacent {
+                    let base = b.ps.offset(rows.next_by(L));
+                    for (q, x) in v.iter_mut().enumerate() {
+                        *x = load(base.add(16 * q));
+                    }
+                } else {
+                    let mut buf = [0u8; 256];
+                    for r in 0..L {
+                        core::ptr::copy_nonoverlapping(
+                            b.ps.offset(rows.next()),
+                            buf.as_mut_ptr().add(r * piece),
+                            piece,
+                        );
+                    }
+                    for (q, x) in v.iter_mut().enumerate() {
+                        *x = load(buf.as_ptr().add(16 * q));
+                    }
+                }
+                let v = unzip_rows::<K, W>(v);
+                if direct {
+                    for (j, &x) in v.iter().enumerate() {
+                        store(b.pd.offset(cols[j] + (ib * W) as isize), x, b.stream);
+                    }
+                } else {
+                    for (j, &x) in v.iter().enumerate() {
+                        store(b.tile.add(j * ti * W + (ib - it) * W), x, false);
+                    }
+                }
+            }
+            ib += L;
+        }
+        if !direct {
+            // SAFETY: destination rows `0..K` at units `it .. te <= fi` (the caller's contract), from the scratch
+            // rows written just above.
+            unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W) };
+        }
+        it = te;
+    }
+}
