@@ -1,15 +1,14 @@
-//! Flat plans: an [`OffsetPlan`] with each term's chain of `div`/`mod` steps folded into one `(e / d) % m`.
+//! Flat plans: a layout's [digit plan](crate::digits) grouped by dimension, each digit `(e % high) / low` written
+//! as `(e / low) % (high / low)`, with shifts and masks where those are powers of two.
 //!
-//! A term of a plan computes its coordinate by walking the tile levels (`e / 8`, then `% 4`, ...). Consecutive
-//! steps fold: `(e / a) / b = e / (a b)`, and `(e / a) % m` then `/ b` is `(e / (a b)) % (m / b)` when `b`
-//! divides `m`. For the layouts XLA uses (tile sizes that divide one another) every term folds, and the offset
-//! of an index is a short sum of `((e >> shift) & mask) * stride` with no loop over levels: straight-line code
-//! the compiler vectorizes when the plan is a constant (the typed tiles of `tensor-layout` rely on it).
+//! The offset of an index is then a short sum of `((e >> shift) & mask) * stride` per dimension, with no loop over
+//! tile levels: straight-line code the compiler vectorizes when the plan is a constant (the typed tiles of
+//! `tensor-layout` rely on it). Every layout with a digit plan has one.
 //!
 //! ```
 //! use tensor_layout_core::ArrayShape;
 //! let s = ArrayShape::parse("bf16[8,128]{1,0:T(8,128)(2,1)}")?;
-//! let flat = s.offset_plan()?.flat().unwrap();
+//! let flat = s.digit_plan().unwrap().flat().unwrap();
 //! // Row r of the tile: (r / 2) * 256 + (r % 2); column c: c * 2.
 //! assert_eq!(flat.dimension_offset(0, 5), 2 * 256 + 1);
 //! assert_eq!(flat.dimension_offset(1, 7), 14);
@@ -17,9 +16,8 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use crate::plan::OffsetPlan;
+use crate::digits::DigitPlan;
 use crate::shape::MAX_RANK;
-use crate::tiling::chain;
 
 /// The most terms a flat plan holds (over all dimensions).
 ///
@@ -33,9 +31,10 @@ pub const MAX_FLAT_TERMS: usize = 32;
 ///
 /// ```
 /// use tensor_layout_core::ArrayShape;
-/// let flat = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}")?.offset_plan()?.flat().unwrap();
-/// let t = flat.terms(0)[0]; // the tile row: (e / 2) * 12
-/// assert_eq!((t.div, t.modulus, t.stride), (2, 0, 12));
+/// let flat = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}")?.digit_plan().unwrap().flat().unwrap();
+/// // Row e of dimension 0: the row within a tile, (e % 2) * 2, then the tile row, (e / 2) * 12.
+/// let t: Vec<_> = flat.terms(0).iter().map(|t| (t.div, t.modulus, t.stride)).collect();
+/// assert_eq!(t, [(1, 2, 2), (2, 0, 12)]);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -83,7 +82,7 @@ impl FlatTerm {
 /// ```
 /// use tensor_layout_core::ArrayShape;
 /// let s = ArrayShape::parse("f32[4,8]{1,0:T(2,4)(2,1)}")?;
-/// assert_eq!(s.offset_plan()?.flat().unwrap().offset(&[2, 0]), 16);
+/// assert_eq!(s.digit_plan().unwrap().flat().unwrap().offset(&[2, 0]), 16);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -96,79 +95,52 @@ pub struct FlatPlan {
 
 const NONE: FlatTerm = FlatTerm { div: 1, modulus: 0, stride: 0, pow2: true, shift: 0, mask: usize::MAX };
 
-impl OffsetPlan {
-    /// The plan with every term flat, or `None` when a term does not fold (tile sizes that do not divide one
-    /// another) or there are more than [`MAX_FLAT_TERMS`] terms.
+impl DigitPlan {
+    /// The plan grouped by dimension with each digit as `(e / low) % (high / low)`; `None` past
+    /// [`MAX_FLAT_TERMS`] terms, or for a digit whose `low` does not divide its `high`.
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
-    /// assert!(ArrayShape::parse("f32[12]{0:T(4)(3)}")?.offset_plan()?.flat().is_none()); // (e % 4) / 3
-    /// assert!(ArrayShape::parse("f32[12]{0:T(6)(3)}")?.offset_plan()?.flat().is_some());
+    /// let s = ArrayShape::parse("f32[7,8,10]{2,1,0:T(*,2,5)}")?; // `*` that splits cleanly
+    /// assert_eq!(s.digit_plan().unwrap().flat().unwrap().offset(&[6, 5, 9]), s.offset(&[6, 5, 9])?);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub const fn flat(&self) -> Option<FlatPlan> {
-        let mut f = FlatPlan { rank: self.rank, first: [0; MAX_RANK + 1], terms: [NONE; MAX_FLAT_TERMS] };
+        let mut f = FlatPlan { rank: self.rank() as u8, first: [0; MAX_RANK + 1], terms: [NONE; MAX_FLAT_TERMS] };
+        let terms = self.terms();
         let mut count = 0;
         let mut d = 0;
-        while d < self.rank as usize {
+        while d < self.rank() {
             f.first[d] = count as u8;
-            let terms = self.terms(d);
             let mut i = 0;
             while i < terms.len() {
-                if count == MAX_FLAT_TERMS {
-                    return None;
+                let t = &terms[i];
+                if t.dim as usize == d {
+                    if count == MAX_FLAT_TERMS || t.low == 0 {
+                        return None;
+                    }
+                    let modulus = match t.high {
+                        Some(h) if h % t.low != 0 => return None,
+                        Some(h) => h / t.low,
+                        None => 0,
+                    };
+                    let pow2 = t.low.is_power_of_two() && (modulus == 0 || modulus.is_power_of_two());
+                    f.terms[count] = FlatTerm {
+                        div: t.low,
+                        modulus,
+                        stride: t.stride,
+                        pow2,
+                        shift: t.low.trailing_zeros(),
+                        mask: if modulus == 0 { usize::MAX } else { modulus - 1 },
+                    };
+                    count += 1;
                 }
-                f.terms[count] = match self.fold(terms[i].chain, terms[i].stride) {
-                    Some(t) => t,
-                    None => return None,
-                };
-                count += 1;
                 i += 1;
             }
             d += 1;
         }
-        f.first[self.rank as usize] = count as u8;
+        f.first[self.rank()] = count as u8;
         Some(f)
-    }
-
-    /// One term's chain folded into `(e / div) % modulus`.
-    const fn fold(&self, c: u64, stride: usize) -> Option<FlatTerm> {
-        let (mut div, mut modulus) = (1usize, 0usize);
-        let mut level = 0;
-        while level < self.levels as usize {
-            let (op, entry) = chain::step(c, level);
-            let t = self.sizes[level][entry];
-            if op == chain::DIV && t > 0 {
-                // ((e / div) % modulus) / t
-                if modulus != 0 {
-                    if modulus % t != 0 {
-                        return None;
-                    }
-                    modulus /= t;
-                }
-                div = match div.checked_mul(t) {
-                    Some(v) => v,
-                    None => return None,
-                };
-            } else if op == chain::MOD && t > 0 {
-                // ((e / div) % modulus) % t
-                if modulus == 0 || modulus % t == 0 {
-                    modulus = t;
-                } else if t % modulus != 0 {
-                    return None;
-                }
-            }
-            level += 1;
-        }
-        let pow2 = div.is_power_of_two() && (modulus == 0 || modulus.is_power_of_two());
-        Some(FlatTerm {
-            div,
-            modulus,
-            stride,
-            pow2,
-            shift: div.trailing_zeros(),
-            mask: if modulus == 0 { usize::MAX } else { modulus.wrapping_sub(1) },
-        })
     }
 }
 
@@ -177,7 +149,7 @@ impl FlatPlan {
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
-    /// let flat = ArrayShape::parse("bf16[8,128]{1,0:T(8,128)(2,1)}")?.offset_plan()?.flat().unwrap();
+    /// let flat = ArrayShape::parse("bf16[8,128]{1,0:T(8,128)(2,1)}")?.digit_plan().unwrap().flat().unwrap();
     /// assert_eq!((flat.terms(0).len(), flat.terms(1).len()), (2, 1));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -190,7 +162,7 @@ impl FlatPlan {
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
-    /// let flat = ArrayShape::parse("f32[2,3]{0,1}")?.offset_plan()?.flat().unwrap();
+    /// let flat = ArrayShape::parse("f32[2,3]{0,1}")?.digit_plan().unwrap().flat().unwrap();
     /// assert_eq!(flat.dimension_offset(1, 2), 4);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -210,7 +182,7 @@ impl FlatPlan {
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
-    /// let flat = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}")?.offset_plan()?.flat().unwrap();
+    /// let flat = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}")?.digit_plan().unwrap().flat().unwrap();
     /// assert_eq!(flat.offset(&[2, 3]), 17);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

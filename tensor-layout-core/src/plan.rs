@@ -23,7 +23,7 @@ pub struct Term {
     pub dim: u8,
     /// The row-major stride, in the final tiled shape, of the coordinate this term computes.
     pub stride: usize,
-    pub(crate) chain: u64,
+    chain: u64,
 }
 
 /// A layout's offset as per-dimension terms; see the module documentation. Layouts that combine dimensions
@@ -38,12 +38,12 @@ pub struct Term {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct OffsetPlan {
-    pub(crate) rank: u8,
-    pub(crate) levels: u8,
+    rank: u8,
+    levels: u8,
     /// `first[d]..first[d + 1]` are the terms of dimension `d`.
     first: [u8; MAX_RANK + 1],
     terms: [Term; MAX_PHYSICAL_RANK],
-    pub(crate) sizes: [[usize; MAX_TILE_RANK]; MAX_TILES],
+    sizes: [[usize; MAX_TILE_RANK]; MAX_TILES],
 }
 
 impl ArrayShape {

@@ -110,13 +110,13 @@ impl<E: Element, S: Source<E>> ViewConsts for Static<E, S> {
         p.as_ref()
     };
     const FLAT_REF: Option<&'static FlatPlan> = {
-        const fn flat(p: Option<&OffsetPlan>) -> Option<FlatPlan> {
-            match p {
+        const fn flat(s: &ArrayShape) -> Option<FlatPlan> {
+            match s.digit_plan() {
                 Some(p) => p.flat(),
                 None => None,
             }
         }
-        let f: &'static Option<FlatPlan> = &flat(Self::PLAN_REF);
+        let f: &'static Option<FlatPlan> = &flat(&Self::SHAPE);
         f.as_ref()
     };
     const GRID_REF: Option<&'static TileGrid> = {
@@ -269,7 +269,7 @@ impl Geometry {
         let bytes = to_usize(shape.byte_size()?)?;
         let elements = dims[..rank].iter().try_fold(1usize, |n, &d| n.checked_mul(d)).ok_or(IndexError::Overflow)?;
         let plan = shape.offset_plan().ok();
-        let flat = plan.as_ref().and_then(OffsetPlan::flat);
+        let flat = shape.digit_plan().and_then(|p| p.flat());
         let grid = shape.tile_grid().ok();
         let padding = shape.padding_pattern();
         let full = tiles_full(grid.as_ref(), &dims[..rank]);
