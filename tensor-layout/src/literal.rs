@@ -32,6 +32,19 @@ use crate::typed::Source;
 /// A zero-sized marker of type parameters that owns nothing (so the types are `Send`, `Sync` and covariant).
 type Marker<T> = PhantomData<fn() -> T>;
 
+/// Declares a list type of 16 const generic arguments (each defaulting to the end marker, so rustc prints only
+/// the given ones) and its list trait, whose `LIST` is the arguments in order.
+macro_rules! const_list {
+    ($(#[$doc:meta])* pub struct $name:ident: $t:ty = $end:literal => $list:ident; $($p:ident)*) => {
+        $(#[$doc])*
+        pub struct $name<$(const $p: $t = $end),*>;
+
+        impl<$(const $p: $t),*> $list for $name<$($p),*> {
+            const LIST: [$t; 16] = [$($p),*];
+        }
+    };
+}
+
 /// A layout literal: dimensions `D`, `minor_to_major` `O`, tiles `T`, attributes `A` and dynamic dimensions `Y`.
 ///
 /// ```
@@ -40,55 +53,25 @@ type Marker<T> = PhantomData<fn() -> T>;
 /// ```
 pub struct Literal<D, O = MajorToMinor, T = Untiled, A = Attrs, Y = AllStatic>(Marker<(D, O, T, A, Y)>);
 
-/// Dimension sizes, logical order (up to 16; the bound of a `<=N` dimension, [`UNBOUNDED`] for `?`).
-///
-/// ```
-/// use tensor_layout::literal::{Dims, IntList};
-/// assert_eq!(&<Dims<3, 5> as IntList>::LIST[..3], &[3, 5, i64::MAX]);
-/// ```
-pub struct Dims<
-    const D0: i64 = 9223372036854775807,
-    const D1: i64 = 9223372036854775807,
-    const D2: i64 = 9223372036854775807,
-    const D3: i64 = 9223372036854775807,
-    const D4: i64 = 9223372036854775807,
-    const D5: i64 = 9223372036854775807,
-    const D6: i64 = 9223372036854775807,
-    const D7: i64 = 9223372036854775807,
-    const D8: i64 = 9223372036854775807,
-    const D9: i64 = 9223372036854775807,
-    const D10: i64 = 9223372036854775807,
-    const D11: i64 = 9223372036854775807,
-    const D12: i64 = 9223372036854775807,
-    const D13: i64 = 9223372036854775807,
-    const D14: i64 = 9223372036854775807,
-    const D15: i64 = 9223372036854775807,
->;
+const_list! {
+    /// Dimension sizes, logical order (up to 16; the bound of a `<=N` dimension, [`UNBOUNDED`] for `?`).
+    ///
+    /// ```
+    /// use tensor_layout::literal::{Dims, IntList};
+    /// assert_eq!(&<Dims<3, 5> as IntList>::LIST[..3], &[3, 5, i64::MAX]);
+    /// ```
+    pub struct Dims: i64 = 9223372036854775807 => IntList; D0 D1 D2 D3 D4 D5 D6 D7 D8 D9 D10 D11 D12 D13 D14 D15
+}
 
-/// The entries of one tile level (`*` is [`COMBINE`]).
-///
-/// ```
-/// use tensor_layout::literal::{IntList, Tile};
-/// assert_eq!(&<Tile<8, 128> as IntList>::LIST[..2], &[8, 128]);
-/// ```
-pub struct Tile<
-    const T0: i64 = 9223372036854775807,
-    const T1: i64 = 9223372036854775807,
-    const T2: i64 = 9223372036854775807,
-    const T3: i64 = 9223372036854775807,
-    const T4: i64 = 9223372036854775807,
-    const T5: i64 = 9223372036854775807,
-    const T6: i64 = 9223372036854775807,
-    const T7: i64 = 9223372036854775807,
-    const T8: i64 = 9223372036854775807,
-    const T9: i64 = 9223372036854775807,
-    const T10: i64 = 9223372036854775807,
-    const T11: i64 = 9223372036854775807,
-    const T12: i64 = 9223372036854775807,
-    const T13: i64 = 9223372036854775807,
-    const T14: i64 = 9223372036854775807,
-    const T15: i64 = 9223372036854775807,
->;
+const_list! {
+    /// The entries of one tile level (`*` is [`COMBINE`]).
+    ///
+    /// ```
+    /// use tensor_layout::literal::{IntList, Tile};
+    /// assert_eq!(&<Tile<8, 128> as IntList>::LIST[..2], &[8, 128]);
+    /// ```
+    pub struct Tile: i64 = 9223372036854775807 => IntList; T0 T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15
+}
 
 /// No tile level (the default of unused [`Tiles`] parameters).
 ///
@@ -109,78 +92,19 @@ pub trait IntList: 'static {
     const LIST: [i64; 16];
 }
 
-impl<
-        const D0: i64,
-        const D1: i64,
-        const D2: i64,
-        const D3: i64,
-        const D4: i64,
-        const D5: i64,
-        const D6: i64,
-        const D7: i64,
-        const D8: i64,
-        const D9: i64,
-        const D10: i64,
-        const D11: i64,
-        const D12: i64,
-        const D13: i64,
-        const D14: i64,
-        const D15: i64,
-    > IntList for Dims<D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15>
-{
-    const LIST: [i64; 16] = [D0, D1, D2, D3, D4, D5, D6, D7, D8, D9, D10, D11, D12, D13, D14, D15];
-}
-
-impl<
-        const T0: i64,
-        const T1: i64,
-        const T2: i64,
-        const T3: i64,
-        const T4: i64,
-        const T5: i64,
-        const T6: i64,
-        const T7: i64,
-        const T8: i64,
-        const T9: i64,
-        const T10: i64,
-        const T11: i64,
-        const T12: i64,
-        const T13: i64,
-        const T14: i64,
-        const T15: i64,
-    > IntList for Tile<T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15>
-{
-    const LIST: [i64; 16] = [T0, T1, T2, T3, T4, T5, T6, T7, T8, T9, T10, T11, T12, T13, T14, T15];
-}
-
 impl IntList for NoTile {
     const LIST: [i64; 16] = [ABSENT; 16];
 }
 
-/// `minor_to_major`, when it is not the default.
-///
-/// ```
-/// use tensor_layout::literal::{DimList, Order};
-/// assert_eq!(&<Order<0, 1> as DimList>::LIST[..2], &[0, 1]);
-/// ```
-pub struct Order<
-    const O0: u8 = 255,
-    const O1: u8 = 255,
-    const O2: u8 = 255,
-    const O3: u8 = 255,
-    const O4: u8 = 255,
-    const O5: u8 = 255,
-    const O6: u8 = 255,
-    const O7: u8 = 255,
-    const O8: u8 = 255,
-    const O9: u8 = 255,
-    const O10: u8 = 255,
-    const O11: u8 = 255,
-    const O12: u8 = 255,
-    const O13: u8 = 255,
-    const O14: u8 = 255,
-    const O15: u8 = 255,
->;
+const_list! {
+    /// `minor_to_major`, when it is not the default.
+    ///
+    /// ```
+    /// use tensor_layout::literal::{DimList, Order};
+    /// assert_eq!(&<Order<0, 1> as DimList>::LIST[..2], &[0, 1]);
+    /// ```
+    pub struct Order: u8 = 255 => DimList; O0 O1 O2 O3 O4 O5 O6 O7 O8 O9 O10 O11 O12 O13 O14 O15
+}
 
 /// The default `minor_to_major`: major-to-minor, `{rank-1,...,1,0}`.
 ///
@@ -190,30 +114,15 @@ pub struct Order<
 /// ```
 pub struct MajorToMinor;
 
-/// The dynamic dimensions (`<=N` and `?`) of a mixed layout.
-///
-/// ```
-/// use tensor_layout::literal::{DimList, Dynamic};
-/// assert_eq!(<Dynamic<0> as DimList>::LIST[0], 0);
-/// ```
-pub struct Dynamic<
-    const Y0: u8 = 255,
-    const Y1: u8 = 255,
-    const Y2: u8 = 255,
-    const Y3: u8 = 255,
-    const Y4: u8 = 255,
-    const Y5: u8 = 255,
-    const Y6: u8 = 255,
-    const Y7: u8 = 255,
-    const Y8: u8 = 255,
-    const Y9: u8 = 255,
-    const Y10: u8 = 255,
-    const Y11: u8 = 255,
-    const Y12: u8 = 255,
-    const Y13: u8 = 255,
-    const Y14: u8 = 255,
-    const Y15: u8 = 255,
->;
+const_list! {
+    /// The dynamic dimensions (`<=N` and `?`) of a mixed layout.
+    ///
+    /// ```
+    /// use tensor_layout::literal::{DimList, Dynamic};
+    /// assert_eq!(<Dynamic<0> as DimList>::LIST[0], 0);
+    /// ```
+    pub struct Dynamic: u8 = 255 => DimList; Y0 Y1 Y2 Y3 Y4 Y5 Y6 Y7 Y8 Y9 Y10 Y11 Y12 Y13 Y14 Y15
+}
 
 /// No dynamic dimension: every size is static.
 ///
@@ -232,50 +141,6 @@ pub struct AllStatic;
 pub trait DimList: 'static {
     /// The entries, then `u8::MAX`.
     const LIST: [u8; 16];
-}
-
-impl<
-        const O0: u8,
-        const O1: u8,
-        const O2: u8,
-        const O3: u8,
-        const O4: u8,
-        const O5: u8,
-        const O6: u8,
-        const O7: u8,
-        const O8: u8,
-        const O9: u8,
-        const O10: u8,
-        const O11: u8,
-        const O12: u8,
-        const O13: u8,
-        const O14: u8,
-        const O15: u8,
-    > DimList for Order<O0, O1, O2, O3, O4, O5, O6, O7, O8, O9, O10, O11, O12, O13, O14, O15>
-{
-    const LIST: [u8; 16] = [O0, O1, O2, O3, O4, O5, O6, O7, O8, O9, O10, O11, O12, O13, O14, O15];
-}
-
-impl<
-        const Y0: u8,
-        const Y1: u8,
-        const Y2: u8,
-        const Y3: u8,
-        const Y4: u8,
-        const Y5: u8,
-        const Y6: u8,
-        const Y7: u8,
-        const Y8: u8,
-        const Y9: u8,
-        const Y10: u8,
-        const Y11: u8,
-        const Y12: u8,
-        const Y13: u8,
-        const Y14: u8,
-        const Y15: u8,
-    > DimList for Dynamic<Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15>
-{
-    const LIST: [u8; 16] = [Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15];
 }
 
 impl DimList for MajorToMinor {
