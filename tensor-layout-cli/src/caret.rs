@@ -1,4 +1,5 @@
-//! Errors in a SHAPE argument point at the offending bytes, as rustc does:
+//! Every verb reads its SHAPE argument here ([`parse_shape`]); errors in it point at the offending bytes, as
+//! rustc does:
 //!
 //! ```text
 //! error: invalid shape `f32[3,5]{1,1}`: minor_to_major has duplicate value 1 (entry 1)
@@ -13,7 +14,27 @@ use crate::outcome::Failure;
 use std::fmt::Display;
 use std::ops::Range;
 use tensor_layout::parse::parse_array_mapped;
-use tensor_layout::Error;
+use tensor_layout::{DynLayout, Error};
+
+/// Reads a SHAPE argument: one array shape in `{...}` or `<...>` form, validated. `token[]` and `opaque[]` are
+/// refused by `DynLayout` (spec §1: they are not arrays and have no layout to show). The error points at the
+/// offending bytes (below).
+pub fn parse_shape(text: &str) -> Result<DynLayout, Failure> {
+    DynLayout::parse(text).map_err(|e| {
+        // A tuple or buffer, where the library expected an element type: say what was found.
+        let bytes = text.as_bytes();
+        let at = tensor_layout::parse::skip_trivia(bytes, 0);
+        let rest = &bytes[at..];
+        let buffer =
+            rest.starts_with(b"b") && bytes.get(tensor_layout::parse::skip_trivia(bytes, at + 1)) == Some(&b'(');
+        if rest.starts_with(b"(") || buffer {
+            let what = if buffer { "a buffer" } else { "a tuple" };
+            let why = format!("expected one array shape, found {what} (`tlayout explain` explains each element)");
+            return invalid_shape(text, why, at..at + 1);
+        }
+        array_error(text, &e)
+    })
+}
 
 /// The failure for an invalid SHAPE argument: the message, then the argument with carets under `span` (bytes).
 pub fn invalid_shape(text: &str, message: impl Display, span: Range<usize>) -> Failure {
@@ -87,5 +108,25 @@ mod tests {
         assert!(m.contains("found `é`") && m.ends_with("\n  | f32[é]\n  |     ^"), "{m}");
         let m = message(array_error("token[]", &tensor_layout::DynLayout::parse("token[]").unwrap_err()));
         assert!(m.ends_with("  | token[]\n  | ^^^^^"), "{m}");
+    }
+
+    #[test]
+    fn shape_errors_quote_the_argument() {
+        let Err(Failure::Input(m)) = parse_shape(" f32[3,5]{1,1} ") else { panic!("expected an input failure") };
+        assert!(m.starts_with("invalid shape `f32[3,5]{1,1}`: "), "{m}");
+        assert!(m.ends_with("\n  |  f32[3,5]{1,1}\n  |             ^"), "{m}");
+        assert!(parse_shape("f32[3,5]<1,0>").is_ok());
+        let Err(Failure::Input(m)) = parse_shape(" (f32[2], s32[])") else { panic!("expected an input failure") };
+        assert!(m.starts_with("invalid shape `(f32[2], s32[])`: expected one array shape, found a tuple"), "{m}");
+        assert!(m.ends_with("\n  |  (f32[2], s32[])\n  |  ^"), "{m}");
+        let Err(Failure::Input(m)) = parse_shape("b(f32[2])") else { panic!("expected an input failure") };
+        assert!(m.contains(": expected one array shape, found a buffer (`tlayout explain`"), "{m}");
+        let Err(Failure::Input(m)) = parse_shape("bf16[2") else { panic!("expected an input failure") };
+        assert!(m.contains("expected `,` or `]`, found end of input"), "{m}");
+        let Err(Failure::Input(m)) = parse_shape("token[]") else { panic!("expected an input failure") };
+        assert_eq!(
+            m,
+            "invalid shape `token[]`: `token` is not an array type and has no memory layout\n  |\n  | token[]\n  | ^^^^^"
+        );
     }
 }

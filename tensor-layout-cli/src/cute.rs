@@ -2,8 +2,9 @@
 //! (a public contract, see the layout-algebra issue and the README); `--from-xla SHAPE` prints the CuTe layout of
 //! an XLA layout. Every answer comes from `tensor_layout::cute`; this file only reads requests and prints.
 
+use crate::caret::parse_shape;
 use crate::lines;
-use crate::outcome::{parse_shape, Failure, Outcome};
+use crate::outcome::{Failure, Outcome};
 use std::fmt::Write as _;
 use std::io::{self, Write};
 use tensor_layout::cute::{IntTuple, Layout, Swizzle, Tiler};

@@ -4,7 +4,8 @@
 //! The offsets come from `DynLayout::offsets` (incremental) and `DynLayout::offset`. Listing refuses shapes of
 //! more than [`MAX_LISTED`] elements; `--index` works for any size.
 
-use crate::outcome::{parse_shape, Failure, Outcome};
+use crate::caret::parse_shape;
+use crate::outcome::{Failure, Outcome};
 use std::io::{self, BufWriter, Write};
 use tensor_layout::DynLayout;
 

@@ -49,6 +49,7 @@ pub mod broadcast;
 pub mod cute;
 mod dynamic;
 pub mod element;
+mod geometry;
 pub mod interop;
 pub mod literal;
 mod mixed;

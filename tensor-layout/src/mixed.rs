@@ -28,8 +28,8 @@ use tensor_layout_core::bind::BindError;
 use tensor_layout_core::{ArrayShape, Dim, ElementType, MemorySpace, Tile, MAX_RANK};
 
 use crate::element::Element;
+use crate::geometry::Geometry;
 use crate::typed::{Common, Source};
-use crate::view::Geometry;
 use crate::DynLayout;
 
 /// A layout with dynamic dimensions (`?`, `<=N`) and everything else known at compile time: a zero-sized type,

@@ -13,7 +13,8 @@ mod picture;
 mod svg;
 mod window;
 
-use crate::outcome::{parse_shape, Failure, Outcome};
+use crate::caret::parse_shape;
+use crate::outcome::{Failure, Outcome};
 use picture::Picture;
 use std::io::{self, Write};
 use std::path::PathBuf;

@@ -28,7 +28,8 @@ use ::ndarray::{ArrayView, ArrayViewMut, Axis as NdAxis, Dimension};
 use tensor_layout_core::MAX_RANK;
 
 use crate::axes::{Axes, Side};
-use crate::relayout::{execute, fill_padding_before_writing, finish, stream_worthwhile, Io, Region};
+use crate::relayout::{execute, finish, stream_worthwhile, Io, Region};
+use crate::view::fill_padding_before_writing;
 use crate::view::{unchecked_offset, Scalar, View, ViewLayout, ViewMut};
 use crate::DynLayout;
 

@@ -9,7 +9,7 @@
 //! of `memcpy` (glibc's `memcpy` streams large copies the same way). Streaming stores are weakly ordered:
 //! [`finish`] issues the store fence once the relayout is done.
 
-use super::nest::{Io, Mode};
+use super::io::{Io, Mode};
 use crate::view::Scalar;
 
 /// Destinations at least this large (bytes) are written with streaming stores.

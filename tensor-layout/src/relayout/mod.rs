@@ -41,9 +41,9 @@ use tensor_layout_core::ArrayShape;
 use crate::view::{PackedView, PackedViewMut, Scalar, View, ViewLayout, ViewMut};
 use crate::{DynLayout, Offsets};
 
+mod io;
 mod kernels;
 mod nest;
-mod padding;
 #[cfg(feature = "std")]
 mod parallel;
 #[cfg(target_arch = "x86_64")]
@@ -51,10 +51,10 @@ mod simd;
 mod tables;
 
 pub(crate) use crate::axes::{Axes, Side};
+pub(crate) use io::{Io, Region};
 #[cfg(feature = "ndarray")]
 pub(crate) use kernels::{finish, stream_worthwhile};
-pub(crate) use nest::{execute, Io, Region};
-pub(crate) use padding::{fill_padding, fill_padding_before_writing};
+pub(crate) use nest::execute;
 #[cfg(feature = "std")]
 pub use parallel::{relayout_parallel, relayout_threads};
 
@@ -246,7 +246,7 @@ pub fn relayout<Src: ViewLayout, Dst: ViewLayout, E: Scalar>(
     if ls.shape() == ld.shape() && ld.storage_elements() == ld.element_count() {
         kernels::copy(dst.data, src.data, stream);
     } else {
-        fill_padding_before_writing(dst);
+        crate::view::fill_padding_before_writing(dst);
         match plan(&ls, &ld) {
             Some(axes) => {
                 let mut io = Io { src: src.data, src_base: 0, dst: &mut *dst.data, dst_base: 0, stream };
@@ -302,7 +302,7 @@ pub fn relayout_packed<Src: ViewLayout, Dst: ViewLayout>(
     runtime_check(&src.layout, &dst.layout, true)?;
     let (ls, ld) = (src.layout, dst.layout);
     let pad = ld.padding_pattern() as u64;
-    padding::padding_ranges(ld, |r| {
+    crate::view::padding_ranges(ld, |r| {
         for s in r {
             dst.set_slot(s, pad);
         }

@@ -22,50 +22,16 @@ use core::mem::size_of;
 
 use tensor_layout_core::MAX_RANK;
 
+use super::io::{Io, Mode, Region};
 use super::kernels::{self, Transpose};
 use crate::axes::{Axes, Piece, MAX_DIGITS, MAX_PIECES};
 use crate::view::Scalar;
-
-/// A loop: `n` steps of `src` slots in the source and `dst` slots in the destination.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(super) struct Mode {
-    pub(super) n: usize,
-    pub(super) src: isize,
-    pub(super) dst: isize,
-}
 
 /// The most modes of one box.
 const MAX_MODES: usize = MAX_RANK * MAX_DIGITS;
 
 /// Units of at least this many bytes are copied as blocks; smaller ones are transposed.
 const ROW_BYTES: usize = 64;
-
-/// A half-open box of logical indices: `lo[d]..hi[d]` along dimension `d`.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct Region {
-    pub(crate) lo: [usize; MAX_RANK],
-    pub(crate) hi: [usize; MAX_RANK],
-}
-
-impl Region {
-    /// Every index of dimensions `dims`.
-    pub(crate) fn whole(dims: &[usize]) -> Region {
-        let mut r = Region { lo: [0; MAX_RANK], hi: [0; MAX_RANK] };
-        r.hi[..dims.len()].copy_from_slice(dims);
-        r
-    }
-}
-
-/// Where the storage of both sides is, and how to write.
-pub(crate) struct Io<'s, 'd, E> {
-    pub(crate) src: &'s [E],
-    /// The slot of `src` where offset 0 lies.
-    pub(crate) src_base: isize,
-    pub(crate) dst: &'d mut [E],
-    /// The slot of `dst` where offset 0 lies (negative for a part of a larger destination).
-    pub(crate) dst_base: isize,
-    pub(crate) stream: bool,
-}
 
 /// Copies every index of `region` from source to destination offsets, as the axes say.
 pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {

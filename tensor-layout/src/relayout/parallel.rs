@@ -81,7 +81,7 @@ fn split<Src: ViewLayout, Dst: ViewLayout, E: Scalar + Send + Sync>(
         return super::relayout(src, dst);
     };
     let stream = kernels::stream_worthwhile(core::mem::size_of_val(dst.data));
-    super::fill_padding_before_writing(dst);
+    crate::view::fill_padding_before_writing(dst);
     let dims = dst.layout.dims();
     let size = dims[d];
     let digits = size.div_ceil(low);

@@ -139,7 +139,7 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
         };
         let (oa, ob) =
             (Operand { layout: a.layout, data: a.data, map: ma }, Operand { layout: b.layout, data: b.data, map: mb });
-        crate::relayout::fill_padding_before_writing(self);
+        super::fill_padding_before_writing(self);
         let layout = self.layout;
         let rank = layout.dims().len();
         let mut run = |data: &mut [E], index: &[usize], d: usize| {

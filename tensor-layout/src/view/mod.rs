@@ -36,9 +36,11 @@ mod access;
 mod axis;
 mod cute;
 mod elementwise;
+mod grid;
 mod iter;
 mod layout;
 mod packed;
+mod padding;
 mod partition;
 mod runs;
 mod scalar;
@@ -46,20 +48,23 @@ mod tile_layout;
 mod tile_view;
 mod tiles;
 
+pub use crate::geometry::Geometry;
 pub use access::Position;
 pub use axis::{Axis, Coord, InRange};
 pub use cute::{CuteView, CuteViewMut};
 pub use elementwise::ElementwiseError;
+pub use grid::Coords;
 pub use iter::Iter;
-pub use layout::{Geometry, ViewLayout};
+pub use layout::ViewLayout;
 pub use packed::{PackedView, PackedViewMut, Words};
 pub use partition::Partition;
 pub use runs::{Run, RunPosition, RunPositions, Runs};
 pub use scalar::{AnyWidth, SameWidth, Scalar};
 pub use tile_layout::{InTile, StaticTiles, TileOf};
-pub use tiles::{Coords, Tile, TileMut, Tiles, TilesMut};
+pub use tiles::{Tile, TileMut, Tiles, TilesMut};
 
 pub(crate) use access::unchecked_offset;
+pub(crate) use padding::{fill_padding_before_writing, padding_ranges};
 pub(crate) use runs::RunCursor;
 
 use tensor_layout_core::IndexError;
@@ -357,6 +362,6 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn fill_padding(&mut self) {
-        crate::relayout::fill_padding(self);
+        padding::fill_padding(self);
     }
 }

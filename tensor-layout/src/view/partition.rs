@@ -34,7 +34,8 @@
 
 use core::iter::FusedIterator;
 
-use super::tiles::{grid, region};
+use super::grid::grid;
+use super::tiles::region;
 use super::{Scalar, TilesMut, ViewError, ViewLayout, ViewMut};
 
 /// Disjoint parts of a mutable view's tiles, each a [`TilesMut`] over consecutive tiles: [`ViewMut::partition`]

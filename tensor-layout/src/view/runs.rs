@@ -6,7 +6,7 @@ use core::ops::Range;
 
 use tensor_layout_core::MAX_RANK;
 
-use super::tiles::{grid, Coords};
+use super::grid::{grid, Coords};
 use super::{Scalar, ViewLayout};
 
 /// Where a run lies: the logical index of its first element and its slots within the tile's storage.

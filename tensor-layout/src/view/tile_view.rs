@@ -20,8 +20,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use super::grid::{grid, grid_of, Coords};
 use super::tile_layout::StaticTiles;
-use super::tiles::{grid, grid_of, region, Coords};
+use super::tiles::region;
 #[cfg(doc)]
 use super::Geometry;
 use super::{Scalar, Tile, TileMut, TileOf, View, ViewError, ViewLayout, ViewMut};

@@ -3,72 +3,13 @@
 //! tile from the layout's [`OffsetPlan`](crate::OffsetPlan). For a static layout every extent and stride is a
 //! constant.
 
-use core::fmt;
-use core::ops::Deref;
 use core::slice::{ChunksExact, ChunksExactMut};
 
-use tensor_layout_core::{TileGrid, MAX_RANK};
+use tensor_layout_core::MAX_RANK;
 
+use super::grid::{grid, grid_of, Coords};
 use super::runs::{RunCursor, RunPosition, RunPositions, Runs};
 use super::{Scalar, View, ViewError, ViewLayout, ViewMut};
-
-/// A logical index (one entry per dimension), fixed capacity.
-///
-/// ```
-/// use tensor_layout::{layout, view::View};
-/// type T = layout!(f32[3,5]{1,0:T(2,2)});
-/// let s = [0.0f32; 24];
-/// let tile = View::new(T::default(), &s)?.tiles()?.nth(4).unwrap();
-/// assert_eq!(&tile.origin()[..], &[2, 2]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Coords {
-    pub(crate) len: u8,
-    pub(crate) values: [usize; MAX_RANK],
-}
-
-impl Coords {
-    /// The entries.
-    ///
-    /// ```
-    /// use tensor_layout::{layout, view::View};
-    /// type T = layout!(f32[2,2]);
-    /// let s = [0.0f32; 4];
-    /// let tile = View::new(T::default(), &s)?.tiles()?.next().unwrap();
-    /// assert_eq!(tile.origin().as_slice(), &[0, 0]);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    #[inline(always)]
-    pub fn as_slice(&self) -> &[usize] {
-        &self.values[..self.len as usize]
-    }
-}
-
-impl Deref for Coords {
-    type Target = [usize];
-    #[inline(always)]
-    fn deref(&self) -> &[usize] {
-        self.as_slice()
-    }
-}
-
-impl fmt::Debug for Coords {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.as_slice().fmt(f)
-    }
-}
-
-#[inline(always)]
-pub(super) fn grid_of<L: ViewLayout>(layout: &L) -> Result<&TileGrid, ViewError> {
-    match layout.grid() {
-        Some(g) => Ok(g),
-        None => Err(match layout.shape().tile_grid() {
-            Err(e) => ViewError::Layout(e),
-            Ok(_) => ViewError::Layout(tensor_layout_core::IndexError::Overflow),
-        }),
-    }
-}
 
 /// The tiles region of the storage (`tile_count * tile_slots` slots) and the tile size, both non-zero or an
 /// empty region.
@@ -335,20 +276,6 @@ macro_rules! tile_accessors {
             RunCursor::new(self.layout, self.number)
         }
     };
-}
-
-#[inline(always)]
-pub(crate) fn grid<L: ViewLayout>(layout: &L) -> &TileGrid {
-    // Tiles exist only for layouts with a grid (`tiles()` checked it).
-    match layout.grid() {
-        Some(g) => g,
-        None => unreachable_grid(),
-    }
-}
-
-#[cold]
-fn unreachable_grid() -> ! {
-    unreachable!("tiles exist only for layouts with a tile grid")
 }
 
 #[inline(always)]

@@ -29,8 +29,8 @@
 use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_sfence, _mm_stream_si128};
 use core::mem::{size_of, MaybeUninit};
 
+use super::io::Mode;
 use super::kernels::{reach, Transpose};
-use super::nest::Mode;
 use crate::view::Scalar;
 
 mod net;

@@ -5,7 +5,7 @@ use core::ops::Range;
 
 use tensor_layout_core::{Slot, TileGrid};
 
-use crate::view::{RunCursor, Scalar, ViewLayout, ViewMut};
+use super::{RunCursor, Scalar, ViewLayout, ViewMut};
 
 /// Slots examined at once when looking for the gaps between runs.
 const CHUNK: usize = 4096;

@@ -1,0 +1,183 @@
+//! The geometry of a runtime layout: a [`DynLayout`] with everything views ask of it (sizes, offset plan, tile
+//! grid, padding value, identity) computed once. Views ([`crate::view`]) and bound mixed layouts
+//! ([`Bound`](crate::Bound)) hold one.
+
+use tensor_layout_core::flat::FlatPlan;
+use tensor_layout_core::{IndexError, OffsetPlan, TileGrid, MAX_RANK};
+
+use crate::DynLayout;
+
+/// A runtime layout ready for views: a [`DynLayout`] with its sizes, offset plan and tile grid computed once.
+/// Views hold a `&Geometry`, so building one per layout (not per view) is enough.
+///
+/// ```
+/// use tensor_layout::view::Geometry;
+/// let g = Geometry::new("bf16[16,256]{1,0:T(8,128)(2,1)}".parse()?)?;
+/// assert_eq!(g.dims(), &[16, 256]);
+/// assert_eq!(g.storage_elements(), 4096);
+/// assert_eq!(g.grid().unwrap().tile_count(), 4);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Geometry {
+    pub(crate) layout: DynLayout,
+    pub(crate) rank: usize,
+    pub(crate) dims: [usize; MAX_RANK],
+    pub(crate) storage: usize,
+    pub(crate) elements: usize,
+    pub(crate) bytes: usize,
+    pub(crate) plan: Option<OffsetPlan>,
+    pub(crate) flat: Option<FlatPlan>,
+    pub(crate) grid: Option<TileGrid>,
+    pub(crate) padding: u128,
+    pub(crate) full: bool,
+    pub(crate) fingerprint: u64,
+}
+
+fn to_usize(v: u128) -> Result<usize, IndexError> {
+    usize::try_from(v).map_err(|_| IndexError::ExceedsUsize { value: v })
+}
+
+impl Geometry {
+    /// Computes everything views need; errors for `?` dimensions and sizes that do not fit `usize`. Layouts
+    /// that combine dimensions (`*`) have no offset plan and no tile grid: views of them work, more slowly, and
+    /// [`View::tiles`](crate::view::View::tiles) errors.
+    ///
+    /// ```
+    /// use tensor_layout::view::Geometry;
+    /// assert!(Geometry::new("f32[?,3]".parse()?).is_err());
+    /// let g = Geometry::new("f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}".parse()?)?;
+    /// assert!(g.grid().is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn new(layout: DynLayout) -> Result<Geometry, IndexError> {
+        let shape = layout.shape();
+        let mut dims = [0usize; MAX_RANK];
+        for (d, slot) in dims.iter_mut().enumerate().take(shape.rank()) {
+            *slot = shape.dim_size(d)?;
+        }
+        Geometry::with_dims(layout, &dims[..shape.rank()])
+    }
+
+    /// The geometry of `layout` with logical sizes `dims` (at most the layout's own: the runtime sizes of `<=N`
+    /// dimensions).
+    pub(crate) fn with_dims(layout: DynLayout, sizes: &[usize]) -> Result<Geometry, IndexError> {
+        let shape = layout.shape();
+        let rank = shape.rank();
+        let mut dims = [0usize; MAX_RANK];
+        dims[..rank].copy_from_slice(&sizes[..rank]);
+        let storage = to_usize(shape.storage_elements()?)?;
+        let bytes = to_usize(shape.byte_size()?)?;
+        let elements = dims[..rank].iter().try_fold(1usize, |n, &d| n.checked_mul(d)).ok_or(IndexError::Overflow)?;
+        let plan = shape.offset_plan().ok();
+        let flat = shape.digit_plan().and_then(|p| p.flat());
+        let grid = shape.tile_grid().ok();
+        let padding = shape.padding_pattern();
+        let full = tiles_full(grid.as_ref(), &dims[..rank]);
+        let mut text = tensor_layout_core::print::TextBuf::<{ tensor_layout_core::print::MAX_TEXT }>::new();
+        tensor_layout_core::print::write_array(&mut text, shape.as_parsed());
+        let fingerprint = fingerprint_of(text.as_str().as_bytes(), &dims[..rank]);
+        Ok(Geometry { layout, rank, dims, storage, elements, bytes, plan, flat, grid, padding, full, fingerprint })
+    }
+
+    /// The layout.
+    ///
+    /// ```
+    /// use tensor_layout::view::Geometry;
+    /// let g = Geometry::new("f32[3,5]{1,0:T(2,2)}".parse()?)?;
+    /// assert_eq!(g.layout().to_string(), "f32[3,5]{1,0:T(2,2)}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn layout(&self) -> &DynLayout {
+        &self.layout
+    }
+
+    /// The dimensions (bounds of `<=N` dimensions).
+    ///
+    /// ```
+    /// use tensor_layout::view::Geometry;
+    /// assert_eq!(Geometry::new("f32[2,<=3]".parse()?)?.dims(), &[2, 3]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn dims(&self) -> &[usize] {
+        &self.dims[..self.rank]
+    }
+
+    /// Storage slots (elements and padding).
+    ///
+    /// ```
+    /// use tensor_layout::view::Geometry;
+    /// assert_eq!(Geometry::new("f32[3,5]{1,0:T(2,2)}".parse()?)?.storage_elements(), 24);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn storage_elements(&self) -> usize {
+        self.storage
+    }
+
+    /// The offset plan, if the layout has one (no `*`).
+    ///
+    /// ```
+    /// use tensor_layout::view::Geometry;
+    /// let g = Geometry::new("f32[3,5]{1,0:T(2,2)}".parse()?)?;
+    /// assert_eq!(g.plan().unwrap().offset(&[2, 3]), 17);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn plan(&self) -> Option<&OffsetPlan> {
+        self.plan.as_ref()
+    }
+
+    /// The geometry of one first-level tile ([`ArrayShape::tile_layout`](crate::ArrayShape::tile_layout)): the
+    /// runtime counterpart of [`TileOf`](crate::view::TileOf), for viewing the full tiles of a runtime view
+    /// ([`Tile::full_as`](crate::view::Tile::full_as)).
+    ///
+    /// ```
+    /// use tensor_layout::view::Geometry;
+    /// let g = Geometry::new("bf16[64,256]{1,0:T(8,128)(2,1)}".parse()?)?;
+    /// assert_eq!(g.tile_layout()?.layout().to_string(), "bf16[8,128]{1,0:T(8,128)(2,1)}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn tile_layout(&self) -> Result<Geometry, IndexError> {
+        let tile = self.layout.shape().tile_layout()?;
+        Geometry::new(DynLayout::new(tile).map_err(|_| IndexError::Overflow)?)
+    }
+
+    /// The first-level tile grid, if the layout has one.
+    ///
+    /// ```
+    /// use tensor_layout::view::Geometry;
+    /// let g = Geometry::new("f32[3,5]{1,0:T(2,2)}".parse()?)?;
+    /// assert_eq!(g.grid().unwrap().tile_slots(), 4);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn grid(&self) -> Option<&TileGrid> {
+        self.grid.as_ref()
+    }
+}
+
+/// FNV-1a of a layout's canonical text and logical sizes (bound mixed layouts of one text differ in the
+/// runtime sizes of `<=N` dimensions): the identity run positions carry.
+pub(crate) const fn fingerprint_of(text: &[u8], dims: &[usize]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut i = 0;
+    while i < text.len() + dims.len() {
+        let v = if i < text.len() { text[i] as u64 } else { dims[i - text.len()] as u64 };
+        h = (h ^ v).wrapping_mul(0x0100_0000_01b3);
+        i += 1;
+    }
+    h
+}
+
+/// Whether `grid` exists and every tile lies within `dims`.
+pub(crate) const fn tiles_full(grid: Option<&TileGrid>, dims: &[usize]) -> bool {
+    let Some(g) = grid else {
+        return false;
+    };
+    let mut d = 0;
+    while d < dims.len() {
+        if !g.is_full_along(d, dims[d]) {
+            return false;
+        }
+        d += 1;
+    }
+    true
+}
