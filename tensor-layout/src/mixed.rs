@@ -122,7 +122,7 @@ impl<E: Element, S: Source<E>> Mixed<E, S> {
     /// use tensor_layout::layout;
     /// assert_eq!(<layout!(bf16[?,256])>::ELEMENT_BITS, 16);
     /// ```
-    pub const ELEMENT_BITS: usize = S::SHAPE.element_bits() as usize;
+    pub const ELEMENT_BITS: u64 = S::SHAPE.element_bits();
 
     /// The memory space `S(n)`.
     ///

@@ -370,14 +370,16 @@ impl<E: Element, S: Source<E>> Static<E, S> {
         Err(_) => None,
     };
 
-    /// Storage bits per element (`E(n)`, or 8 times the type's byte width).
+    /// Storage bits per element (`E(n)`, or 8 times the type's byte width): a `u64` like
+    /// [`ArrayShape::element_bits`](crate::ArrayShape::element_bits), exact on every target (`E(n)` may exceed a
+    /// 32-bit `usize`).
     ///
     /// ```
     /// use tensor_layout::layout;
     /// assert_eq!(<layout!(bf16[16,256])>::ELEMENT_BITS, 16);
     /// assert_eq!(<layout!(s4[16]{0:E(4)})>::ELEMENT_BITS, 4);
     /// ```
-    pub const ELEMENT_BITS: usize = S::SHAPE.element_bits() as usize;
+    pub const ELEMENT_BITS: u64 = S::SHAPE.element_bits();
 
     /// The memory space `S(n)`.
     ///

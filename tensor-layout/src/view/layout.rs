@@ -147,7 +147,7 @@ impl<E: Element, S: Source<E>> sealed::Sealed for Static<E, S> {
     }
     #[inline(always)]
     fn element_bits(&self) -> u64 {
-        Self::ELEMENT_BITS as u64
+        Self::ELEMENT_BITS
     }
     #[inline(always)]
     fn plan(&self) -> Option<&OffsetPlan> {
