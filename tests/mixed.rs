@@ -19,7 +19,7 @@ use tensor_layout::{layout, DynLayout, Mixed, Source};
 /// The spec of a literal for the reference: dimensions (`None` for `?`, `Some(n)` with `bounded` for `<=n`),
 /// `minor_to_major`, tiles.
 struct Spec {
-    text: &'static str,
+    text: String,
     dims: &'static [(Option<usize>, bool)],
     minor_to_major: &'static [usize],
     tiles: &'static [&'static [Option<usize>]],
@@ -90,7 +90,7 @@ where
     for<'a> &'a tensor_layout::Bound<Mixed<E, S>>: ViewLayout + StaticTiles,
     for<'a> u16: tensor_layout::view::SameWidth<<&'a tensor_layout::Bound<Mixed<E, S>> as ViewLayout>::Element>,
 {
-    prop_assert_eq!(Mixed::<E, S>::TEXT, spec.text);
+    prop_assert_eq!(Mixed::<E, S>::TEXT, spec.text.as_str());
     let bound = match Mixed::<E, S>::bind(given) {
         Ok(b) => b,
         Err(e) => return Err(TestCaseError::fail(format!("{}: bind({given:?}) failed: {e}", spec.text))),
@@ -152,8 +152,8 @@ macro_rules! cases {
 }
 
 /// `stringify!` of a literal separates tokens with spaces; the canonical text has none.
-fn stringify_literal(s: &'static str) -> &'static str {
-    Box::leak(s.chars().filter(|c| !c.is_whitespace()).collect::<String>().into_boxed_str())
+fn stringify_literal(s: &str) -> String {
+    s.chars().filter(|c| !c.is_whitespace()).collect()
 }
 
 trait CheckType {
