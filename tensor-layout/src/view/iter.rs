@@ -31,8 +31,10 @@ use crate::Offsets;
 /// ```
 #[derive(Clone, Debug)]
 pub struct Iter<'a, L, E> {
-    /// The current run (the general walk keeps it empty).
-    run: Run<'a, E>,
+    /// The current run when it is contiguous (`next` tries it first: one compare and one increment per element).
+    slice: slice::Iter<'a, E>,
+    /// The current run when it is strided; empty otherwise (the general walk keeps both empty).
+    strided: StepBy<slice::Iter<'a, E>>,
     inner: Inner<'a, L, E>,
 }
 
@@ -57,11 +59,12 @@ impl<'a, E> Run<'a, E> {
         Run::Slice([].iter())
     }
 
-    #[inline(always)]
-    fn next(&mut self) -> Option<&'a E> {
+    /// The run as the iterator's two fields: contiguous, strided (one of them empty).
+    #[inline]
+    fn split(self) -> (slice::Iter<'a, E>, StepBy<slice::Iter<'a, E>>) {
         match self {
-            Run::Slice(s) => s.next(),
-            Run::Strided(s) => s.next(),
+            Run::Slice(s) => (s, (&[] as &[E]).iter().step_by(1)),
+            Run::Strided(s) => ([].iter(), s),
         }
     }
 
@@ -90,6 +93,9 @@ struct Runs<'a, L, E> {
     piece_count: usize,
     piece: usize,
     counter: [usize; MAX_DIGITS],
+    /// The offset of the current run's first element, kept as the counters step (digit divisions once per piece,
+    /// not per run).
+    at: isize,
 }
 
 impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
@@ -107,11 +113,15 @@ impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
     pub fn iter(&self) -> Iter<'a, L, E> {
         let total = self.layout.element_count();
         match Runs::new(self.layout, self.data, total) {
-            Some((runs, run)) => Iter { run, inner: Inner::Runs(runs) },
+            Some((runs, run)) => {
+                let (slice, strided) = run.split();
+                Iter { slice, strided, inner: Inner::Runs(runs) }
+            }
             None => {
                 let offsets = Offsets::new(self.layout.shape()).ok();
                 let remaining = if offsets.is_some() { total } else { 0 };
-                Iter { run: Run::empty(), inner: Inner::General { data: self.data, offsets, remaining } }
+                let (slice, strided) = Run::empty().split();
+                Iter { slice, strided, inner: Inner::General { data: self.data, offsets, remaining } }
             }
         }
     }
@@ -139,9 +149,18 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
             piece_count,
             piece: 0,
             counter: [0; MAX_DIGITS],
+            at: 0,
         };
+        runs.start_piece();
         let run = if total > 0 { runs.start_run() } else { Run::empty() };
         Some((runs, run))
+    }
+
+    /// Enters the current piece of the current row (its digit counters at zero).
+    #[inline]
+    fn start_piece(&mut self) {
+        let start = self.pieces[self.piece].start;
+        self.at = (self.row as isize).wrapping_add(self.axis.offsets(start).0);
     }
 
     /// The run at the digit counters of the current piece of the current row.
@@ -149,10 +168,7 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
     fn start_run(&mut self) -> Run<'a, E> {
         let p = self.pieces[self.piece];
         let a = &self.axis;
-        let mut at = self.row as isize + a.offsets(p.start).0;
-        for j in 1..=p.level {
-            at += self.counter[j] as isize * a.src[j];
-        }
+        let at = self.at;
         let len = if p.level == 0 { p.count } else { a.extent(0) };
         let stride = if len > 1 { a.src[0] as usize } else { 1 };
         let start = at as usize;
@@ -182,13 +198,17 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
             self.counter[j] += 1;
             let limit = if j == p.level { p.count } else { self.axis.extent(j) };
             if self.counter[j] < limit {
+                self.at = self.at.wrapping_add(self.axis.src[j]);
                 return Some(self.start_run());
             }
+            // Back to digit 0: undo its `limit - 1` steps.
+            self.at = self.at.wrapping_sub(self.axis.src[j].wrapping_mul((limit - 1) as isize));
             self.counter[j] = 0;
             j += 1;
         }
         self.piece += 1;
         if self.piece < self.piece_count {
+            self.start_piece();
             return Some(self.start_run());
         }
         // The next row: an odometer over the dimensions before the last.
@@ -205,6 +225,7 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
             self.index[d] = 0;
         }
         self.row = (0..dims.len() - 1).map(|d| plan.dimension_offset(d, self.index[d])).sum();
+        self.start_piece();
         Some(self.start_run())
     }
 }
@@ -214,16 +235,16 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for Iter<'a, L, E> {
 
     #[inline]
     fn next(&mut self) -> Option<&'a E> {
-        match self.run.next() {
+        match self.slice.next() {
             Some(x) => Some(x),
-            None => self.next_run(),
+            None => self.next_slow(),
         }
     }
 
     #[inline]
     fn size_hint(&self) -> (usize, Option<usize>) {
         let n = match &self.inner {
-            Inner::Runs(r) => self.run.len() + r.rest,
+            Inner::Runs(r) => self.slice.len() + self.strided.len() + r.rest,
             Inner::General { remaining, .. } => *remaining,
         };
         (n, Some(n))
@@ -234,7 +255,11 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for Iter<'a, L, E> {
         let mut acc = init;
         match &mut self.inner {
             Inner::Runs(r) => {
-                let mut run = core::mem::replace(&mut self.run, Run::empty());
+                acc = self.slice.fold(acc, &mut f);
+                acc = self.strided.fold(acc, &mut f);
+                let Some(mut run) = r.advance() else {
+                    return acc;
+                };
                 loop {
                     acc = match run {
                         Run::Slice(s) => s.fold(acc, &mut f),
@@ -259,13 +284,23 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for Iter<'a, L, E> {
 }
 
 impl<'a, L: ViewLayout, E: Scalar> Iter<'a, L, E> {
+    /// The next element of a strided run, else the first of the next run (or of the general walk).
+    #[inline]
+    fn next_slow(&mut self) -> Option<&'a E> {
+        match self.strided.next() {
+            Some(x) => Some(x),
+            None => self.next_run(),
+        }
+    }
+
     /// The first element of the next run (or of the general walk), once the current run is used up.
     #[cold]
     fn next_run(&mut self) -> Option<&'a E> {
         match &mut self.inner {
             Inner::Runs(r) => loop {
-                self.run = r.advance()?;
-                if let Some(x) = self.run.next() {
+                let run = r.advance()?;
+                (self.slice, self.strided) = run.split();
+                if let Some(x) = self.slice.next().or_else(|| self.strided.next()) {
                     return Some(x);
                 }
             },
