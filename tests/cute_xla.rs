@@ -127,6 +127,26 @@ fn reasons_read_well() {
     );
 }
 
+/// The tile entry named by a refusal, worked by hand from the tiling steps (spec §4.2).
+#[test]
+fn refusals_name_the_tile_entry() {
+    let reason = |text: &str| match Layout::from_xla(&ArrayShape::parse(text).unwrap()) {
+        Err(CuteError::FromXla(r)) => r,
+        other => panic!("{text}: {other:?}"),
+    };
+    // `*` merges the rows into the columns (10 r + c, size 60); 4 divides 60 but cuts c, whose size is 10.
+    assert_eq!(reason("f32[6,10]{1,0:T(*,4)}"), XlaReason::CombinedSplit { level: 0, entry: 1, tile: 4 });
+    // Level 0 splits the 12 columns into 3 x 4; level 1 joins them back (c, size 12) and merges the rows above:
+    // 12 r + c, size 24. 8 divides 24 but not 12, the size of c.
+    assert_eq!(reason("f32[2,12]{1,0:T(4)(*,*,8)}"), XlaReason::CombinedSplit { level: 1, entry: 2, tile: 8 });
+    // The merged [10,3] has size 30, which 4 does not divide: the partial tile comes first.
+    let partial = XlaReason::PartialTile { level: 0, entry: 1, tile: 4, size: 30 };
+    assert_eq!(reason("f32[6,10,3]{2,1,0:T(*,4)(5)}"), partial);
+    // Level 0 leaves 2x2 tiles; level 1 merges them (size 4), which 3 does not divide.
+    let partial = XlaReason::PartialTile { level: 1, entry: 1, tile: 3, size: 4 };
+    assert_eq!(reason("f32[4,6]{1,0:T(2,2)(*,3)}"), partial);
+}
+
 #[test]
 fn worked_examples() {
     let cute = |text: &str| Layout::from_xla(&ArrayShape::parse(text).unwrap()).unwrap().to_string();
@@ -140,4 +160,6 @@ fn worked_examples() {
     assert_eq!(cute("f32[4,6]{1,0:T(2,2)}"), "((2,2),(2,3)):((2,12),(1,4))");
     // `*` combines dimension 0 into dimension 1 before tiling by 4: pieces of both in one tiled dimension.
     assert_eq!(cute("f32[2,2,8]{2,1,0:T(*,4)}"), "(2,2,(4,2)):(16,8,(1,4))");
+    // `T(4)` splits 12 into e / 4 and e % 4, `*` joins them back into e: 6 cuts e, so offset = 6 (e / 6) + e % 6.
+    assert_eq!(cute("f32[12]{0:T(4)(*,6)}"), "((6,2)):((1,6))");
 }
