@@ -135,6 +135,18 @@ fn permutations_of_three_and_four_dimensions() {
     both("bf16[3,4,20,300]{3,2,1,0}", "bf16[3,4,20,300]{2,3,0,1:T(8,128)(2,1)}");
 }
 
+/// Layouts packed along different dimensions: the direct loops would move 2 to 4 bytes a step, so the
+/// relayout goes block by block through a scratch block (whole tiles of both sides, partial edge blocks, parts
+/// of a parallel cut that start inside a block).
+#[test]
+fn packed_along_different_dimensions_through_a_scratch_block() {
+    both("bf16[300,260]{1,0:T(8,128)(2,1)}", "bf16[300,260]{0,1:T(8,128)(2,1)}");
+    both("bf16[3,40,300]{2,1,0:T(8,128)(2,1)}", "bf16[3,40,300]{1,2,0:T(8,128)(2,1)}");
+    both("u8[300,530]{1,0:T(8,128)(4,1)}", "u8[300,530]{0,1:T(8,128)(4,1)}");
+    both("pred[200,300]{1,0:T(32,128)(32,1)}", "pred[200,300]{0,1:T(32,128)(32,1)}");
+    both("bf16[260,130]{1,0:T(8,128)(2,1)}", "bf16[260,130]{0,1:T(16,128)(2,1)}");
+}
+
 #[test]
 fn merged_dimensions_tables_and_the_general_path() {
     both("f32[6,8,20]", "f32[6,8,20]{2,1,0:T(*,2,5)}"); // separable `*`: loop nests
@@ -165,6 +177,7 @@ fn large_relayouts_stream_exactly() {
         ("bf16[1032,2100]", "bf16[1032,2100]{0,1:T(8,128)(2,1)}"),
         ("u8[2050,2100]", "u8[2050,2100]{1,0:T(8,128)(4,1)}"),
         ("f32[16,130,2100]", "f32[16,130,2100]{1,2,0}"),
+        ("bf16[1032,2176]{1,0:T(8,128)(2,1)}", "bf16[1032,2176]{0,1:T(8,128)(2,1)}"), // staged
     ] {
         let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
         let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());

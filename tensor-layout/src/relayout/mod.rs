@@ -48,15 +48,16 @@ mod nest;
 mod parallel;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+mod staging;
 mod tables;
 
 pub(crate) use crate::axes::{Axes, Side};
 pub(crate) use io::{Io, Region};
 #[cfg(feature = "ndarray")]
 pub(crate) use kernels::{finish, stream_worthwhile};
-pub(crate) use nest::execute;
 #[cfg(feature = "std")]
 pub use parallel::{relayout_parallel, relayout_threads};
+pub(crate) use staging::execute;
 
 /// What differs between the layouts of a relayout.
 ///

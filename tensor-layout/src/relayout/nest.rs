@@ -78,6 +78,29 @@ pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '
     }
 }
 
+/// How many contiguous bytes the innermost loops of the direct nest move per step, on the side that moves more,
+/// judged on the box of every digit of `region` (each digit whole, the top one as far as the region goes).
+pub(super) fn grain<E>(axes: &Axes, region: &Region) -> usize {
+    let mut modes = [Mode::default(); MAX_MODES];
+    let mut len = 0;
+    for (d, axis) in axes.axes().iter().enumerate() {
+        let extent = region.hi[d].saturating_sub(region.lo[d]);
+        for j in 0..axis.digits {
+            let n = if j + 1 < axis.digits { axis.extent(j) } else { extent / axis.bound[j] };
+            modes[len] = Mode { n: n.max(1), src: axis.src[j], dst: axis.dst[j] };
+            len += 1;
+        }
+    }
+    let size = size_of::<E>();
+    match plan_box::<E>(&mut modes[..len]).0 {
+        Kernel::Rows { len } => len * size,
+        Kernel::Transpose(t) => {
+            let (ni, nj) = t.extents();
+            t.unit * ni.max(nj) * size
+        }
+    }
+}
+
 /// Drops modes of extent 1 and merges modes that continue one another on both sides; the modes left.
 fn simplify(modes: &mut [Mode]) -> usize {
     let mut len = 0;
