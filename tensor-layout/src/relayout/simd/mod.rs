@@ -5,10 +5,11 @@
 //! A transpose of `w`-byte units moves unit `(i, j)` from source row `i` to destination row `j`
 //! ([`Transpose`]). With `l = 16 / w` units per vector:
 //!
-//! - at least `l` units each way: tiles of about 1 KiB along each destination row, transposed in `l x l`
+//! - at least `l` units each way: tiles of 512 bytes along each destination row, transposed in `l x l`
 //!   register blocks (`l` rows loaded, `log2(l)` unpack stages, `l` rows stored; `8 x 8` and `4 x 4` blocks of
-//!   32-byte rows with AVX2) into a 64 KiB scratch tile in cache, which is then written out destination row
-//!   by destination row. The source is read band by band of `l` rows (a few sequential streams), the band two
+//!   32-byte rows with AVX2) into a 128 KiB scratch tile in cache, which is then written out destination row
+//!   by destination row (each source row is so read in runs of 512 bytes or more: shorter ones, or a smaller
+//!   scratch, ran transposes at two thirds of this speed on an AMD EPYC). The source is read band by band of `l` rows (a few sequential streams), the band two
 //!   ahead prefetched. Memory sees long runs on both sides: on this machine streaming stores scattered over
 //!   many lines, or reads and writes that jump to another page every line, run at a fifth of the speed of
 //!   long runs;
@@ -173,20 +174,16 @@ impl Walk {
 const PREFETCH_BANDS: usize = 2;
 
 /// Bytes of the scratch tile of a transpose (on the stack of the kernel call).
-const SCRATCH: usize = 64 << 10;
+const SCRATCH: usize = 128 << 10;
 
 /// The scratch tile: written by the register blocks before it is read.
 #[repr(C, align(64))]
 struct Scratch([u8; SCRATCH]);
 
-/// Units per destination row of a tile (the destination run written at once) for `w`-byte units: 1 KiB, 512
-/// bytes for 1- and 2-byte units so that the source runs stay 128 bytes or longer.
+/// Units per destination row of a tile (the destination run written at once) for `w`-byte units: 512 bytes,
+/// which leaves the 128 KiB scratch room for source runs of 256 units (512 bytes for 2-byte units).
 const fn tile_units(w: usize) -> usize {
-    if w <= 2 {
-        512 / w
-    } else {
-        1024 / w
-    }
+    512 / w
 }
 
 /// Transposes the part of `tr` (source block at slot `a`, destination block at slot `b`, repeated `outer.n`
@@ -220,7 +217,7 @@ pub(super) fn transpose<E: Scalar>(
         dj1: tr.j[1].dst * e,
     };
     let avx = avx2();
-    // Never moved (a move would copy 64 KiB): the kernels write it through `tile` before reading.
+    // Never moved (a move would copy 128 KiB): the kernels write it through `tile` before reading.
     let mut scratch = MaybeUninit::<Scratch>::uninit();
     let tile = scratch.as_mut_ptr() as *mut u8;
     let mut done = (0, 0);

@@ -4,6 +4,9 @@
 
 use super::net::{load, micro, micro_avx, prefetch, store, unzip_rows, zero, zip_rows};
 use super::{tile_units, write_out, Block, PREFETCH_BANDS, SCRATCH};
+
+/// How far ahead along its source a deinterleave prefetches (bytes).
+const PREFETCH_BYTES: usize = 2048;
 use core::arch::x86_64::{__m128i, _mm_storeu_si128};
 
 /// The tiles of a transpose over `fi x fj` units (multiples of `L`): each tile transposed into the scratch tile
@@ -162,11 +165,23 @@ pub(super) unsafe fn deinterleave<const W: usize, const L: usize, const K: usize
         *c = g.dst_row(j);
     }
     let mut rows = g.src_rows(0);
+    // The source rows `PREFETCH_BYTES` ahead, prefetched: tiles make many short runs, which the hardware
+    // prefetchers do not follow (on this machine a deinterleave from `(2,1)` ran at 0.27 of memcpy without).
+    let (steps, distance) = (if adjacent { fi / L } else { 0 }, (PREFETCH_BYTES / (L * piece)).max(1));
+    let mut ahead = rows;
+    for _ in 0..distance.min(steps) {
+        ahead.next_by(L);
+    }
+    let mut step = 0;
     let mut it = 0;
     while it < fi {
         let te = (it + ti).min(fi);
         let mut ib = it;
         while ib < te {
+            if step + distance < steps {
+                prefetch(b.ps.wrapping_offset(ahead.next_by(L)));
+            }
+            step += 1;
             // SAFETY: rows `ib..ib + L <= fi` and columns `0..K` of the block (the caller's contract); with
             // `adjacent` the `L` rows lie one after another. Scratch row `j < K` at units `ib - it .. + L <= ti`,
             // within `SCRATCH` (`K * ti * W` is at most `SCRATCH`).
