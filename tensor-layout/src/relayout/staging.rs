@@ -20,7 +20,7 @@ use tensor_layout_core::MAX_RANK;
 
 use super::io::{Io, Region};
 use super::nest::{self, grain};
-use crate::axes::{Axes, Axis, MAX_DIGITS};
+use crate::axes::{Axes, MAX_DIGITS};
 use crate::view::Scalar;
 
 /// The size of the scratch block (bytes): whole tiles of both sides, in the first-level cache.
@@ -78,19 +78,17 @@ impl Staging {
             return None;
         }
         let (mut into, mut out_of) = (*axes, *axes);
-        for d in 0..rank {
-            let scratch = |axis: &mut Axis, dst: bool| {
+        for (d, &stride) in strides[..rank].iter().enumerate() {
+            for (axis, dst) in [(&mut into.axes[d], true), (&mut out_of.axes[d], false)] {
                 for j in 0..axis.digits.min(MAX_DIGITS) {
-                    let at = axis.bound[j] as isize * strides[d];
+                    let at = axis.bound[j] as isize * stride;
                     if dst {
                         axis.dst[j] = at;
                     } else {
                         axis.src[j] = at;
                     }
                 }
-            };
-            scratch(&mut into.axes[d], true);
-            scratch(&mut out_of.axes[d], false);
+            }
         }
         let staging = Staging { block, strides, into, out_of };
         let sample = staging.first_block(region);
