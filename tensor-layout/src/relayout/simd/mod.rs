@@ -60,6 +60,16 @@ fn avx2() -> bool {
     }
 }
 
+/// Prefetches the lines of `bytes` bytes from `p` (a hint: any address is allowed, nothing faults).
+#[inline]
+pub(super) fn prefetch_run(p: *const u8, bytes: usize) {
+    let mut k = 0;
+    while k < bytes {
+        net::prefetch(p.wrapping_add(k));
+        k += 64;
+    }
+}
+
 /// Copies `src` into `dst` (same length): ordinary copies up to the first 16-byte boundary of `dst` and after
 /// the last one, streaming stores in between.
 pub(super) fn stream_copy<E: Scalar>(dst: &mut [E], src: &[E]) {

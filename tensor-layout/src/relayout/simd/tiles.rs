@@ -2,11 +2,10 @@
 //! blocks (see the parent module).
 #![allow(unsafe_code)]
 
+use super::super::kernels::PREFETCH_BYTES;
 use super::net::{load, micro, micro_avx, prefetch, store, unzip_rows, zero, zip_rows};
 use super::{tile_units, write_out, Block, PREFETCH_BANDS, SCRATCH};
 
-/// How far ahead along its source a deinterleave prefetches (bytes).
-const PREFETCH_BYTES: usize = 2048;
 use core::arch::x86_64::{__m128i, _mm_storeu_si128};
 
 /// The tiles of a transpose over `fi x fj` units (multiples of `L`): each tile transposed into the scratch tile
