@@ -96,11 +96,16 @@ impl Staging {
             .then_some(staging)
     }
 
+    /// The first index along `d` of the block that holds index `e`.
+    fn corner(&self, d: usize, e: usize) -> usize {
+        e / self.block[d] * self.block[d]
+    }
+
     /// The block of `region` that starts at its corner.
     fn first_block(&self, region: &Region) -> Region {
         let mut b = *region;
         for d in 0..self.into.rank {
-            let start = region.lo[d] / self.block[d] * self.block[d];
+            let start = self.corner(d, region.lo[d]);
             b.hi[d] = (start + self.block[d]).min(region.hi[d]);
         }
         b
@@ -116,9 +121,7 @@ impl Staging {
         let mut part = self.first_block(region);
         loop {
             // The block's corner is at scratch slot 0.
-            let base = -(0..rank)
-                .map(|d| (part.lo[d] / self.block[d] * self.block[d]) as isize * self.strides[d])
-                .sum::<isize>();
+            let base = -(0..rank).map(|d| self.corner(d, part.lo[d]) as isize * self.strides[d]).sum::<isize>();
             let mut fill =
                 Io { src: io.src, src_base: io.src_base, dst: &mut scratch[..], dst_base: base, stream: false };
             nest::execute(&self.into, &part, &mut fill);
@@ -132,14 +135,14 @@ impl Staging {
                     return;
                 }
                 d -= 1;
-                let next = part.lo[d] / self.block[d] * self.block[d] + self.block[d];
+                let next = self.corner(d, part.lo[d]) + self.block[d];
                 if next < region.hi[d] {
                     part.lo[d] = next;
                     part.hi[d] = (next + self.block[d]).min(region.hi[d]);
                     break;
                 }
                 part.lo[d] = region.lo[d];
-                part.hi[d] = (region.lo[d] / self.block[d] * self.block[d] + self.block[d]).min(region.hi[d]);
+                part.hi[d] = (self.corner(d, region.lo[d]) + self.block[d]).min(region.hi[d]);
             }
         }
     }
