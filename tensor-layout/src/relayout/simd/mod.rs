@@ -38,7 +38,7 @@ mod net;
 mod tiles;
 
 use net::{load, store};
-use tiles::{deinterleave, interleave, tiles, tiles_avx};
+use tiles::{deinterleave, deinterleave_wide, interleave, tiles, tiles_avx};
 
 /// The store fence that orders streaming stores.
 #[inline]
@@ -230,28 +230,34 @@ pub(super) fn transpose<E: Scalar>(
     // Never moved (a move would copy 128 KiB): the kernels write it through `tile` before reading.
     let mut scratch = MaybeUninit::<Scratch>::uninit();
     let tile = scratch.as_mut_ptr() as *mut u8;
-    let mut done = (0, 0);
-    for k in 0..outer.n as isize {
-        // In bounds: `a` and `b` are the first slots of blocks checked above (`reach` proves them non-negative).
-        let ps = (src.as_ptr() as *const u8).wrapping_offset((a + k * outer.src) * e);
-        let pd = (dst.as_mut_ptr() as *mut u8).wrapping_offset((b + k * outer.dst) * e);
-        let at = Block { ps, pd, g, ni, nj, stream, tile };
-        // SAFETY: `reach` checked that every unit of every block lies within the slices: source bytes
-        // `src_row(i) + j * w .. + w` from `ps` and destination bytes `dst_row(j) + i * w .. + w` from `pd`, for
-        // `i < ni`, `j < nj`. The kernels touch only such bytes (each `w`-byte unit whole, `w` a multiple of the
-        // element size), and the scratch tile, `SCRATCH` bytes aligned to 64.
-        done = unsafe {
-            match w {
-                1 => plan::<1, 16>(&at, false),
-                2 => plan::<2, 8>(&at, false),
-                4 => plan::<4, 4>(&at, avx),
-                8 => plan::<8, 2>(&at, avx),
-                16 => plan::<16, 1>(&at, false),
-                _ => (0, 0),
-            }
-        };
+    // In bounds: `a` and `b` are the first slots of blocks checked above (`reach` proves them non-negative).
+    let ps = (src.as_ptr() as *const u8).wrapping_offset(a * e);
+    let pd = (dst.as_mut_ptr() as *mut u8).wrapping_offset(b * e);
+    let reps = Reps { n: outer.n, src: outer.src * e, dst: outer.dst * e };
+    let at = Block { ps, pd, g, ni, nj, reps, stream, tile };
+    // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
+    // bytes `k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
+    // `k * reps.dst + dst_row(j) + i * w .. + w` from `pd`, for `k < reps.n`, `i < ni`, `j < nj`. The kernels
+    // touch only such bytes (each `w`-byte unit whole, `w` a multiple of the element size), and the scratch
+    // tile, `SCRATCH` bytes aligned to 64.
+    unsafe {
+        match w {
+            1 => plan::<1, 16>(&at, false),
+            2 => plan::<2, 8>(&at, false),
+            4 => plan::<4, 4>(&at, avx),
+            8 => plan::<8, 2>(&at, avx),
+            16 => plan::<16, 1>(&at, false),
+            _ => (0, 0),
+        }
     }
-    done
+}
+
+/// Repetitions of a block: `n` copies, `src` and `dst` bytes apart.
+#[derive(Clone, Copy)]
+struct Reps {
+    n: usize,
+    src: isize,
+    dst: isize,
 }
 
 /// One block of a transpose: where its units are (see [`Geo`]), how to write, and the scratch tile.
@@ -261,15 +267,32 @@ struct Block {
     g: Geo,
     ni: usize,
     nj: usize,
+    reps: Reps,
     stream: bool,
     tile: *mut u8,
 }
 
-/// Picks the kernel for units of `W` bytes, `L = 16 / W` per vector; see [`transpose`] for the contract.
+impl Block {
+    /// Repetition `k` of the block, alone.
+    #[inline(always)]
+    fn rep(&self, k: usize) -> Block {
+        let k = k as isize;
+        Block {
+            ps: self.ps.wrapping_offset(k * self.reps.src),
+            pd: self.pd.wrapping_offset(k * self.reps.dst),
+            reps: Reps { n: 1, src: 0, dst: 0 },
+            ..*self
+        }
+    }
+}
+
+/// Picks the kernel for units of `W` bytes, `L = 16 / W` per vector, and runs it over every repetition; see
+/// [`transpose`] for the contract.
 ///
 /// # Safety
-/// Every unit `(i, j)`, `i < ni`, `j < nj`, lies at `ps + g.src_row(i) + j * W` (readable) and
-/// `pd + g.dst_row(j) + i * W` (writable); `tile` holds `SCRATCH` writable bytes aligned to 64; with `avx`, the
+/// Every unit `(i, j)`, `i < ni`, `j < nj`, of every repetition `k < reps.n` lies at
+/// `ps + k * reps.src + g.src_row(i) + j * W` (readable) and `pd + k * reps.dst + g.dst_row(j) + i * W`
+/// (writable); `tile` holds `SCRATCH` writable bytes aligned to 64; with `avx`, the
 /// CPU runs AVX2.
 #[inline(always)]
 unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, usize) {
@@ -279,10 +302,12 @@ unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, 
         // SAFETY: a part of the caller's block; AVX2 blocks only when the CPU has it and they tile the part.
         unsafe {
             let m = 32 / W;
-            if avx && (W == 4 || W == 8) && fi % m == 0 && fj % m == 0 {
-                tiles_avx::<W>(b, fi, fj);
-            } else {
-                tiles::<W, L>(b, fi, fj);
+            for k in 0..b.reps.n {
+                if avx && (W == 4 || W == 8) && fi % m == 0 && fj % m == 0 {
+                    tiles_avx::<W>(&b.rep(k), fi, fj);
+                } else {
+                    tiles::<W, L>(&b.rep(k), fi, fj);
+                }
             }
         }
         (fi, fj)
@@ -290,22 +315,24 @@ unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, 
         let fj = nj / L * L;
         // SAFETY: a part of the caller's block, `ni` rows.
         unsafe {
-            match ni {
-                2 => interleave::<W, L, 2>(b, fj),
-                4 if L > 4 => interleave::<W, L, 4>(b, fj),
-                8 if L > 8 => interleave::<W, L, 8>(b, fj),
-                _ => return (0, 0),
+            for k in 0..b.reps.n {
+                match ni {
+                    2 => interleave::<W, L, 2>(&b.rep(k), fj),
+                    4 if L > 4 => interleave::<W, L, 4>(&b.rep(k), fj),
+                    8 if L > 8 => interleave::<W, L, 8>(&b.rep(k), fj),
+                    _ => return (0, 0),
+                }
             }
         }
         (ni, fj)
     } else if ni >= L && nj < L {
         let fi = ni / L * L;
-        // SAFETY: a part of the caller's block, `nj` columns.
+        // SAFETY: a part of the caller's block (every repetition), `nj` columns.
         unsafe {
             match nj {
                 2 => deinterleave::<W, L, 2>(b, fi),
                 4 if L > 4 => deinterleave::<W, L, 4>(b, fi),
-                8 if L > 8 => deinterleave::<W, L, 8>(b, fi),
+                8 if L > 8 => (0..b.reps.n).for_each(|k| deinterleave_wide::<W, L, 8>(&b.rep(k), fi)),
                 _ => return (0, 0),
             }
         }
