@@ -109,6 +109,8 @@ fn transposes_of_every_unit_width() {
     both("f32[67,93]", "f32[67,93]{0,1}"); // 4x4, 8x8 with AVX2
     both("f64[33,70]", "f64[33,70]{0,1}"); // 2x2, 4x4 with AVX2
     both("c128[9,20]", "c128[9,20]{0,1}"); // 16-byte units
+    both("pred[70,300]", "pred[70,300]{0,1:T(32,128)(32,1)}"); // 32-byte units (32 rows of one column)
+    both("f64[40,300]", "f64[40,300]{0,1:T(4,128)(4,1)}"); // 32-byte units of 8-byte elements
     both("f32[300,260]", "f32[300,260]{0,1}"); // several scratch tiles each way
     both("u8[600,520]", "u8[600,520]{0,1}");
 }
@@ -177,6 +179,7 @@ fn large_relayouts_stream_exactly() {
         ("bf16[1032,2100]", "bf16[1032,2100]{0,1:T(8,128)(2,1)}"),
         ("u8[2050,2100]", "u8[2050,2100]{1,0:T(8,128)(4,1)}"),
         ("f32[16,130,2100]", "f32[16,130,2100]{1,2,0}"),
+        ("pred[1030,2100]", "pred[1030,2100]{0,1:T(32,128)(32,1)}"),
         ("bf16[1032,2176]{1,0:T(8,128)(2,1)}", "bf16[1032,2176]{0,1:T(8,128)(2,1)}"), // staged
     ] {
         let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());

@@ -10,7 +10,8 @@
 //!   ([`Kernel::Rows`]), e.g. row-major to `T(8,128)` for 32-bit types;
 //! - otherwise, if one mode is contiguous (in units) in the destination and another in the source, a transpose
 //!   of units between them ([`Kernel::Transpose`]): in-register SIMD blocks, interleaves for narrow sources
-//!   (the row pairs of `(8,128)(2,1)`, the quads of `(4,1)`) and deinterleaves for narrow destinations. Each side
+//!   (the row pairs of `(8,128)(2,1)`, the quads of `(4,1)`), deinterleaves for narrow destinations, and cache
+//!   tiles of whole units up to 32 bytes (the 32-row columns of a transposed `(32,1)` pred tile). Each side
 //!   may continue its contiguous mode with a second one (the next tile along), so that cache lines are read and
 //!   written whole;
 //! - anything else: unit by unit, as copies of `unit` slots along strided loops ([`Kernel::Rows`] again).
@@ -147,7 +148,7 @@ fn plan_box<E>(modes: &mut [Mode]) -> (Kernel, usize) {
         None => 1,
     };
     let bytes = unit * size_of::<E>();
-    let kernel = if bytes >= ROW_BYTES || !bytes.is_power_of_two() || bytes > 16 {
+    let kernel = if bytes >= ROW_BYTES || !bytes.is_power_of_two() {
         Kernel::Rows { len: unit }
     } else {
         let u = unit as isize;

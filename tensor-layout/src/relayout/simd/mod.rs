@@ -196,7 +196,7 @@ const fn tile_units(w: usize) -> usize {
 
 /// Transposes the part of `tr` (source block at slot `a`, destination block at slot `b`, repeated `outer.n`
 /// times `outer.src` and `outer.dst` slots further) that whole SIMD blocks cover: units `(i, j)` with `i < di`
-/// and `j < dj`, returned. `(0, 0)` when no kernel applies (units wider than 16 bytes or not a power of two,
+/// and `j < dj`, returned. `(0, 0)` when no kernel applies (units wider than 32 bytes or not a power of two,
 /// both extents narrower than a vector) or the blocks are not within the slices.
 pub(super) fn transpose<E: Scalar>(
     src: &[E],
@@ -245,6 +245,7 @@ pub(super) fn transpose<E: Scalar>(
             4 => plan::<4, 4>(&at, avx),
             8 => plan::<8, 2>(&at, avx),
             16 => plan::<16, 1>(&at, false),
+            32 => plan::<32, 1>(&at, false),
             _ => (0, 0),
         }
     }

@@ -12,12 +12,21 @@ use core::arch::x86_64::{
     _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_unpacklo_epi8,
 };
 
-/// One `L x L` block of `W`-byte units: row `r` read at `from[r]`, column `c` written at `to[c]`.
+/// One `L x L` block of `W`-byte units (`L == 16 / W`, or `L == 1` for units of one or more vectors): row `r`
+/// read at `from[r]`, column `c` written at `to[c]`.
 ///
 /// # Safety
-/// `from[r] .. + 16` readable and `to[c] .. + 16` writable for `r, c < L`.
+/// `from[r] .. + max(16, W)` readable and `to[c] .. + max(16, W)` writable for `r, c < L`.
 #[inline(always)]
 pub(super) unsafe fn micro<const W: usize, const L: usize>(from: &[*const u8; 16], to: &[*mut u8; 16]) {
+    if L == 1 {
+        // One unit of one or more vectors: a copy.
+        for k in 0..W / 16 {
+            // SAFETY: the caller's contract (`W` bytes at `from[0]` and `to[0]` for blocks of `1 x 1` units).
+            unsafe { store(to[0].add(16 * k), load(from[0].add(16 * k)), false) };
+        }
+        return;
+    }
     let mut v = [zero(); L];
     for r in 0..L {
         // SAFETY: the caller's contract.
