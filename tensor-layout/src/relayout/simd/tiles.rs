@@ -15,7 +15,8 @@ macro_rules! tile_loops {
         $(#[$attr])*
         pub(super) unsafe fn $name<$(const $gen: usize),*>(b: &Block, fi: usize, fj: usize) {
             let edge: usize = $edge;
-            let ti = tile_units(W).min(fi);
+            // Destination runs of `tile_units` or, when the source rows are short, as long as the scratch allows.
+            let ti = tile_units(W).max(SCRATCH / (fj * W) / edge * edge).min(fi);
             let tj = (SCRATCH / (ti * W)).min(fj) / edge * edge;
             let mut it = 0;
             while it < fi {
