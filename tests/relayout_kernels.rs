@@ -113,6 +113,8 @@ fn transposes_of_every_unit_width() {
     both("f64[40,300]", "f64[40,300]{0,1:T(4,128)(4,1)}"); // 32-byte units of 8-byte elements
     both("f32[300,260]", "f32[300,260]{0,1}"); // several scratch tiles each way
     both("u8[600,520]", "u8[600,520]{0,1}");
+    both("u8[4200,32]", "u8[4200,32]{0,1}"); // short source rows: long scratch rows, padded
+    both("u16[2100,48]", "u16[2100,48]{0,1}");
 }
 
 #[test]

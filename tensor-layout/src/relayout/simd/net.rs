@@ -18,7 +18,7 @@ use core::arch::x86_64::{
 /// # Safety
 /// `from[r] .. + max(16, W)` readable and `to[c] .. + max(16, W)` writable for `r, c < L`.
 #[inline(always)]
-pub(super) unsafe fn micro<const W: usize, const L: usize>(from: &[*const u8; 16], to: &[*mut u8; 16]) {
+pub(super) unsafe fn micro<const W: usize, const L: usize>(from: &[*const u8; 16], to: &[*mut u8; 32]) {
     if L == 1 {
         // One unit of one or more vectors: a copy.
         for k in 0..W / 16 {
@@ -186,7 +186,7 @@ fn unzip(x: __m128i, y: __m128i, w: usize) -> (__m128i, __m128i) {
 /// `from[r] .. + 32` readable and `to[c] .. + 32` writable for `r, c < 32 / W`; the CPU runs AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn micro_avx<const W: usize>(from: &[*const u8; 16], to: &[*mut u8; 16]) {
+pub(super) unsafe fn micro_avx<const W: usize>(from: &[*const u8; 16], to: &[*mut u8; 32]) {
     let m = 32 / W;
     let mut v = [_mm256_setzero_si256(); 8];
     for r in 0..m {
