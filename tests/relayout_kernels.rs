@@ -139,16 +139,22 @@ fn permutations_of_three_and_four_dimensions() {
     both("bf16[3,4,20,300]{3,2,1,0}", "bf16[3,4,20,300]{2,3,0,1:T(8,128)(2,1)}");
 }
 
-/// Layouts packed along different dimensions: the direct loops would move 2 to 4 bytes a step, so the
-/// relayout goes block by block through a scratch block (whole tiles of both sides, partial edge blocks, parts
+/// Layouts packed along different dimensions: the `k x k` blocks of `(2,1)` and `(4,1)` are units transposed
+/// inside (every supported element width: 2x2 bytes, bf16, f32, f64 and 4x4 bytes); larger blocks (`(8,1)`,
+/// `(32,1)`) go block by block through a scratch block (whole tiles of both sides, partial edge blocks, parts
 /// of a parallel cut that start inside a block).
 #[test]
-fn packed_along_different_dimensions_through_a_scratch_block() {
+fn packed_along_different_dimensions() {
     both("bf16[300,260]{1,0:T(8,128)(2,1)}", "bf16[300,260]{0,1:T(8,128)(2,1)}");
     both("bf16[3,40,300]{2,1,0:T(8,128)(2,1)}", "bf16[3,40,300]{1,2,0:T(8,128)(2,1)}");
     both("u8[300,530]{1,0:T(8,128)(4,1)}", "u8[300,530]{0,1:T(8,128)(4,1)}");
     both("pred[200,300]{1,0:T(32,128)(32,1)}", "pred[200,300]{0,1:T(32,128)(32,1)}");
     both("bf16[260,130]{1,0:T(8,128)(2,1)}", "bf16[260,130]{0,1:T(16,128)(2,1)}");
+    both("u8[40,300]{1,0:T(8,128)(2,1)}", "u8[40,300]{0,1:T(8,128)(2,1)}");
+    both("f32[40,300]{1,0:T(8,128)(2,1)}", "f32[40,300]{0,1:T(8,128)(2,1)}");
+    both("f64[40,300]{1,0:T(8,128)(2,1)}", "f64[40,300]{0,1:T(8,128)(2,1)}");
+    both("s16[40,300]{1,0:T(8,128)(4,1)}", "s16[40,300]{0,1:T(8,128)(4,1)}"); // 4x4 two-byte blocks: portable
+    both("u8[300,530]{1,0:T(8,128)(8,1)}", "u8[300,530]{0,1:T(8,128)(8,1)}"); // staged
 }
 
 #[test]

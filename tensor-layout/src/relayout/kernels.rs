@@ -49,9 +49,14 @@ pub(crate) fn copy<E: Scalar>(dst: &mut [E], src: &[E], stream: bool) {
 /// (`j[0].src == unit`, `j[1].src == j[0].n * unit`). Unit `(i, j)`, `i = i0 + i[0].n * i1` and
 /// `j = j0 + j[0].n * j1`, moves from `i0 * i[0].src + i1 * i[1].src + j * unit` to
 /// `j0 * j[0].dst + j1 * j[1].dst + i * unit`. A second loop of extent 1 is absent.
+///
+/// With `inner == k > 1` a unit is a `k x k` block transposed on the way (`unit == k * k`): its slot
+/// `a + k * b` in the source is slot `k * a + b` in the destination (the 2x2 blocks of bf16 between
+/// `{1,0:T(8,128)(2,1)}` and `{0,1:T(8,128)(2,1)}`, the 4x4 blocks of bytes of `(4,1)`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Transpose {
     pub(crate) unit: usize,
+    pub(crate) inner: usize,
     pub(crate) i: [Mode; 2],
     pub(crate) j: [Mode; 2],
 }
@@ -193,7 +198,15 @@ fn units<E: Scalar>(
                 for i in i0..(i0 + EDGE).min(is.end) {
                     let x = (a + tr.src_row(i)) as usize + j * u;
                     let y = dst_row as usize + i * u;
-                    io.dst[y..y + u].copy_from_slice(&io.src[x..x + u]);
+                    let (to, from) = (&mut io.dst[y..y + u], &io.src[x..x + u]);
+                    if tr.inner > 1 {
+                        let k = tr.inner;
+                        for (s, &e) in from.iter().enumerate() {
+                            to[k * (s % k) + s / k] = e;
+                        }
+                    } else {
+                        to.copy_from_slice(from);
+                    }
                 }
             }
         }

@@ -142,13 +142,38 @@ fn take(modes: &mut [Mode], len: &mut usize, i: usize) -> Mode {
 
 /// Picks the kernel of a box and leaves the outer modes in `modes[..len]` (returned), outermost first.
 fn plan_box<E>(modes: &mut [Mode]) -> (Kernel, usize) {
-    let mut len = simplify(modes);
-    let unit = match modes[..len].iter().position(|m| m.src == 1 && m.dst == 1) {
-        Some(u) => take(modes, &mut len, u).n,
-        None => 1,
+    let len = simplify(modes);
+    let mut saved = [Mode::default(); MAX_MODES];
+    saved[..len].copy_from_slice(&modes[..len]);
+    // A transposed block is a unit only if its units transpose; otherwise plan again without it.
+    match plan_modes::<E>(modes, len, true) {
+        Some(planned) => planned,
+        None => {
+            modes[..len].copy_from_slice(&saved[..len]);
+            plan_modes::<E>(modes, len, false).unwrap_or((Kernel::Rows { len: 1 }, len))
+        }
+    }
+}
+
+/// [`plan_box`] over simplified `modes[..len]`, with units of a transposed block (see [`Transpose::inner`]) when
+/// `blocks` and no mode is contiguous on both sides; `None` when such a block gives no transpose.
+fn plan_modes<E>(modes: &mut [Mode], mut len: usize, blocks: bool) -> Option<(Kernel, usize)> {
+    let (unit, inner) = match modes[..len].iter().position(|m| m.src == 1 && m.dst == 1) {
+        Some(u) => (take(modes, &mut len, u).n, 1),
+        None => match block(&modes[..len]).filter(|_| blocks) {
+            Some((a, b, k)) => {
+                take(modes, &mut len, a.max(b));
+                take(modes, &mut len, a.min(b));
+                (k * k, k)
+            }
+            None => (1, 1),
+        },
     };
     let bytes = unit * size_of::<E>();
     let kernel = if bytes >= ROW_BYTES || !bytes.is_power_of_two() {
+        if inner > 1 {
+            return None;
+        }
         Kernel::Rows { len: unit }
     } else {
         let u = unit as isize;
@@ -164,7 +189,7 @@ fn plan_box<E>(modes: &mut [Mode]) -> (Kernel, usize) {
                     let sm = take(modes, &mut len, s);
                     (take(modes, &mut len, d), sm)
                 };
-                let mut t = Transpose { unit, i: [dm, Mode { n: 1, ..dm }], j: [sm, Mode { n: 1, ..sm }] };
+                let mut t = Transpose { unit, inner, i: [dm, Mode { n: 1, ..dm }], j: [sm, Mode { n: 1, ..sm }] };
                 // Continue the contiguous runs with the next mode along, on each side, so that tiles can be long.
                 let next = dm.dst * dm.n as isize;
                 if let Some(k) = modes[..len].iter().position(|m| m.dst == next) {
@@ -176,13 +201,23 @@ fn plan_box<E>(modes: &mut [Mode]) -> (Kernel, usize) {
                 }
                 Kernel::Transpose(t)
             }
+            _ if inner > 1 => return None,
             _ => Kernel::Rows { len: unit },
         }
     };
     // Outer loops: the smallest stride on either side innermost.
     let key = |m: &Mode| (m.src.unsigned_abs().min(m.dst.unsigned_abs()), m.dst.unsigned_abs());
     modes[..len].sort_unstable_by_key(|m| core::cmp::Reverse(key(m)));
-    (kernel, len)
+    Some((kernel, len))
+}
+
+/// A `k x k` block transposed on the way (`k` of 2 or 4): modes `a` (extent `k`, strides 1 and `k`) and `b`
+/// (extent `k`, strides `k` and 1), as `(a, b, k)`.
+fn block(modes: &[Mode]) -> Option<(usize, usize, usize)> {
+    let a = modes.iter().position(|m| matches!(m.n, 2 | 4) && m.src == 1 && m.dst == m.n as isize)?;
+    let k = modes[a].n;
+    let b = modes.iter().position(|m| m.n == k && m.src == k as isize && m.dst == 1)?;
+    Some((a, b, k))
 }
 
 /// Runs one box: the outer loops (an odometer) around its kernel.
@@ -246,5 +281,25 @@ mod tests {
         let Kernel::Transpose(t) = k else { panic!("{k:?}") };
         assert_eq!((t.unit, t.i[0].n, t.j[0].n, t.i[1].n, t.j[1].n), (2, 4, 128, 1024, 1));
         assert_eq!((len, m[0].n), (1, 32));
+    }
+
+    #[test]
+    fn transposed_two_by_two_blocks_are_units() {
+        // bf16 `{1,0:T(8,128)(2,1)}` -> `{0,1:T(8,128)(2,1)}` within one tile of each: `r % 2` (strides 1 and 2)
+        // and `c % 2` (2 and 1) make a 2x2 block transposed inside; `(r % 8) / 2` is contiguous in blocks in the
+        // destination, `(c % 128) / 2` in the source.
+        let mut m = [
+            Mode { n: 2, src: 1, dst: 2 },
+            Mode { n: 2, src: 2, dst: 1 },
+            Mode { n: 64, src: 4, dst: 256 },
+            Mode { n: 4, src: 256, dst: 4 },
+        ];
+        let (k, len) = plan_box::<u16>(&mut m);
+        let Kernel::Transpose(t) = k else { panic!("{k:?}") };
+        assert_eq!((t.unit, t.inner, t.i[0].n, t.j[0].n, len), (4, 2, 4, 64, 0));
+        // Without a second side to transpose along, the block is no unit: one slot at a time.
+        let mut m = [Mode { n: 2, src: 1, dst: 2 }, Mode { n: 2, src: 2, dst: 1 }, Mode { n: 8, src: 4, dst: 4 }];
+        let (k, _) = plan_box::<u16>(&mut m);
+        assert!(matches!(k, Kernel::Rows { len: 1 } | Kernel::Transpose(Transpose { inner: 1, .. })), "{k:?}");
     }
 }

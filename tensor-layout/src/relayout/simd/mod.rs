@@ -232,7 +232,13 @@ pub(super) fn transpose<E: Scalar>(
     let ps = (src.as_ptr() as *const u8).wrapping_offset(a * e);
     let pd = (dst.as_mut_ptr() as *mut u8).wrapping_offset(b * e);
     let reps = Reps { n: outer.n, src: outer.src * e, dst: outer.dst * e };
-    let at = Block { ps, pd, g, ni, nj, reps, stream, tile };
+    let inner = tr.inner;
+    if inner > 1 && !net::unblocks(w, inner) {
+        return (0, 0);
+    }
+    let at = Block { ps, pd, g, ni, nj, reps, inner, stream, tile };
+    // AVX2 register blocks transpose the 2x2 blocks of two-byte elements inside units, no others.
+    let avx = avx && (inner == 1 || (w, inner) == (8, 2));
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
     // bytes `k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
     // `k * reps.dst + dst_row(j) + i * w .. + w` from `pd`, for `k < reps.n`, `i < ni`, `j < nj`. The kernels
@@ -267,6 +273,8 @@ struct Block {
     ni: usize,
     nj: usize,
     reps: Reps,
+    /// The blocks inside units (see [`Transpose::inner`]): transposed in the register blocks of the tiles.
+    inner: usize,
     stream: bool,
     tile: *mut u8,
 }
@@ -310,6 +318,9 @@ unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, 
             }
         }
         (fi, fj)
+    } else if b.inner > 1 {
+        // Only the tiles transpose blocks inside units.
+        (0, 0)
     } else if nj >= L && ni < L {
         let fj = nj / L * L;
         // SAFETY: a part of the caller's block, `ni` rows.

@@ -5,11 +5,13 @@
 use core::arch::x86_64::{
     __m128i, __m256, __m256d, __m256i, _mm256_castpd_si256, _mm256_castps_si256, _mm256_castsi256_pd,
     _mm256_castsi256_ps, _mm256_loadu_si256, _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_setzero_si256,
-    _mm256_shuffle_ps, _mm256_storeu_si256, _mm256_unpackhi_pd, _mm256_unpackhi_ps, _mm256_unpacklo_pd,
-    _mm256_unpacklo_ps, _mm_and_si128, _mm_castps_si128, _mm_castsi128_ps, _mm_loadu_si128, _mm_packs_epi32,
-    _mm_packus_epi16, _mm_set1_epi16, _mm_setzero_si128, _mm_shuffle_ps, _mm_slli_epi32, _mm_srai_epi32,
-    _mm_srli_epi16, _mm_storeu_si128, _mm_stream_si128, _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64,
-    _mm_unpackhi_epi8, _mm_unpacklo_epi16, _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_unpacklo_epi8,
+    _mm256_shuffle_ps, _mm256_shufflehi_epi16, _mm256_shufflelo_epi16, _mm256_storeu_si256, _mm256_unpackhi_pd,
+    _mm256_unpackhi_ps, _mm256_unpacklo_pd, _mm256_unpacklo_ps, _mm_and_si128, _mm_castps_si128, _mm_castsi128_ps,
+    _mm_loadu_si128, _mm_or_si128, _mm_packs_epi32, _mm_packus_epi16, _mm_set1_epi16, _mm_set1_epi32,
+    _mm_setzero_si128, _mm_shuffle_epi32, _mm_shuffle_ps, _mm_shufflehi_epi16, _mm_shufflelo_epi16, _mm_slli_epi32,
+    _mm_srai_epi32, _mm_srli_epi16, _mm_srli_epi32, _mm_srli_si128, _mm_storeu_si128, _mm_stream_si128,
+    _mm_unpackhi_epi16, _mm_unpackhi_epi32, _mm_unpackhi_epi64, _mm_unpackhi_epi8, _mm_unpacklo_epi16,
+    _mm_unpacklo_epi32, _mm_unpacklo_epi64, _mm_unpacklo_epi8,
 };
 
 /// One `L x L` block of `W`-byte units (`L == 16 / W`, or `L == 1` for units of one or more vectors): row `r`
@@ -18,19 +20,28 @@ use core::arch::x86_64::{
 /// # Safety
 /// `from[r] .. + max(16, W)` readable and `to[c] .. + max(16, W)` writable for `r, c < L`.
 #[inline(always)]
-pub(super) unsafe fn micro<const W: usize, const L: usize>(from: &[*const u8; 16], to: &[*mut u8; 32]) {
+pub(super) unsafe fn micro<const W: usize, const L: usize>(from: &[*const u8; 16], to: &[*mut u8; 32], inner: usize) {
     if L == 1 {
-        // One unit of one or more vectors: a copy.
-        for k in 0..W / 16 {
-            // SAFETY: the caller's contract (`W` bytes at `from[0]` and `to[0]` for blocks of `1 x 1` units).
-            unsafe { store(to[0].add(16 * k), load(from[0].add(16 * k)), false) };
+        // One unit of one or more vectors: a copy (its block transposed inside).
+        // SAFETY: the caller's contract (`W` bytes at `from[0]` and `to[0]` for blocks of `1 x 1` units).
+        unsafe {
+            if W == 32 && inner == 2 {
+                // 2x2 blocks of 8-byte elements: the middle two swap.
+                let (a, b) = (load(from[0]), load(from[0].add(16)));
+                store(to[0], _mm_unpacklo_epi64(a, b), false);
+                store(to[0].add(16), _mm_unpackhi_epi64(a, b), false);
+                return;
+            }
+            for k in 0..W / 16 {
+                store(to[0].add(16 * k), unblock::<W>(load(from[0].add(16 * k)), inner), false);
+            }
         }
         return;
     }
     let mut v = [zero(); L];
     for r in 0..L {
         // SAFETY: the caller's contract.
-        v[r] = unsafe { load(from[r]) };
+        v[r] = unblock::<W>(unsafe { load(from[r]) }, inner);
     }
     let v = zip_rows::<L, W>(v);
     for c in 0..L {
@@ -108,6 +119,40 @@ fn unzip_stage<const K: usize, const LEN: usize>(v: [__m128i; K], width: usize) 
     out
 }
 
+/// Whether [`unblock`] (or the copy of [`micro`] for 32-byte units) transposes the `k x k` blocks inside units
+/// of `w` bytes.
+pub(super) fn unblocks(w: usize, k: usize) -> bool {
+    matches!((w, k), (4, 2) | (8, 2) | (16, 2) | (16, 4) | (32, 2))
+}
+
+/// Every `W`-byte unit of `x` with its `k x k` block transposed (slot `a + k * b` to `k * a + b`), for the
+/// pairs [`unblocks`] accepts with `W <= 16`; `x` itself for `k == 1`.
+#[inline(always)]
+fn unblock<const W: usize>(x: __m128i, k: usize) -> __m128i {
+    // SAFETY: SSE2 is part of the x86-64 baseline; these compute on registers only.
+    unsafe {
+        match (W, k) {
+            // 2x2 bytes in each 4 bytes: bytes 1 and 2 swap.
+            (4, 2) => {
+                let keep = _mm_and_si128(x, _mm_set1_epi32(0xff00_00ffu32 as i32));
+                let down = _mm_and_si128(_mm_srli_epi32::<8>(x), _mm_set1_epi32(0x0000_ff00));
+                let up = _mm_and_si128(_mm_slli_epi32::<8>(x), _mm_set1_epi32(0x00ff_0000));
+                _mm_or_si128(keep, _mm_or_si128(down, up))
+            }
+            // 2x2 two-byte elements in each 8 bytes: the middle two swap.
+            (8, 2) => _mm_shufflehi_epi16::<0xd8>(_mm_shufflelo_epi16::<0xd8>(x)),
+            // 2x2 four-byte elements: the middle two swap.
+            (16, 2) => _mm_shuffle_epi32::<0xd8>(x),
+            // 4x4 bytes: two byte interleaves of the halves.
+            (16, 4) => {
+                let t = _mm_unpacklo_epi8(x, _mm_srli_si128::<8>(x));
+                _mm_unpacklo_epi8(t, _mm_srli_si128::<8>(t))
+            }
+            _ => x,
+        }
+    }
+}
+
 /// 16 bytes from `p` (any alignment).
 ///
 /// # Safety
@@ -183,15 +228,20 @@ fn unzip(x: __m128i, y: __m128i, w: usize) -> (__m128i, __m128i) {
 /// `from[r]`, column `c` written at `to[c]` (the scratch tile: ordinary stores).
 ///
 /// # Safety
-/// `from[r] .. + 32` readable and `to[c] .. + 32` writable for `r, c < 32 / W`; the CPU runs AVX2.
+/// `from[r] .. + 32` readable and `to[c] .. + 32` writable for `r, c < 32 / W`; `inner` is 1, or 2 with
+/// `W == 8`; the CPU runs AVX2.
 #[inline]
 #[target_feature(enable = "avx2")]
-pub(super) unsafe fn micro_avx<const W: usize>(from: &[*const u8; 16], to: &[*mut u8; 32]) {
+pub(super) unsafe fn micro_avx<const W: usize>(from: &[*const u8; 16], to: &[*mut u8; 32], inner: usize) {
     let m = 32 / W;
     let mut v = [_mm256_setzero_si256(); 8];
     for r in 0..m {
         // SAFETY: the caller's contract.
         v[r] = unsafe { _mm256_loadu_si256(from[r] as *const __m256i) };
+        if W == 8 && inner == 2 {
+            // 2x2 blocks of two-byte elements: the middle two of each 8 bytes swap.
+            v[r] = _mm256_shufflehi_epi16::<0xd8>(_mm256_shufflelo_epi16::<0xd8>(v[r]));
+        }
     }
     if W == 4 {
         transpose8x4(&mut v);

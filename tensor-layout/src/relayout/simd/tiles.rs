@@ -62,7 +62,7 @@ macro_rules! tile_loops {
                                 *t = b.tile.wrapping_add((jb - jt + k) * pitch + (ib - it) * W);
                             }
                             // SAFETY: the pointers above lie within the caller's block and the scratch tile.
-                            unsafe { $micro::<$($gen),*>(&from, &to) };
+                            unsafe { $micro::<$($gen),*>(&from, &to, b.inner) };
                             for f in from.iter_mut().take(ei) {
                                 *f = f.wrapping_add(ej * W);
                             }
