@@ -38,7 +38,7 @@ mod net;
 mod tiles;
 
 use net::{load, store};
-use tiles::{deinterleave, deinterleave_wide, interleave, tiles, tiles_avx};
+use tiles::{deinterleave, deinterleave_wide, interleave, tile_rows, tiles, tiles_avx};
 
 /// The store fence that orders streaming stores.
 #[inline]
@@ -178,6 +178,9 @@ impl Walk {
     }
 }
 
+/// Repetitions of a transpose at most this many bytes apart in the source run band by band (see [`plan`]).
+const CLOSE_REPS: usize = 4096;
+
 /// How many bands of source rows ahead the tiled transpose prefetches.
 const PREFETCH_BANDS: usize = 2;
 
@@ -309,12 +312,25 @@ unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, 
         // SAFETY: a part of the caller's block; AVX2 blocks only when the CPU has it and they tile the part.
         unsafe {
             let m = 32 / W;
-            for k in 0..b.reps.n {
-                if avx && (W == 4 || W == 8) && fi % m == 0 && fj % m == 0 {
-                    tiles_avx::<W>(&b.rep(k), fi, fj);
-                } else {
-                    tiles::<W, L>(&b.rep(k), fi, fj);
+            let wide = avx && (W == 4 || W == 8) && fi % m == 0 && fj % m == 0;
+            // Repetitions close together in the source (the next tile along) go tile by tile: the repetitions of
+            // one band of source rows read neighbouring runs, so each source page is read in one visit.
+            let chunk = if b.reps.n > 1 && b.reps.src.unsigned_abs() <= CLOSE_REPS {
+                tile_rows(W, if wide { m } else { L }, fi, fj)
+            } else {
+                fi
+            };
+            let mut lo = 0;
+            while lo < fi {
+                let hi = (lo + chunk).min(fi);
+                for k in 0..b.reps.n {
+                    if wide {
+                        tiles_avx::<W>(&b.rep(k), lo, hi, fj);
+                    } else {
+                        tiles::<W, L>(&b.rep(k), lo, hi, fj);
+                    }
                 }
+                lo = hi;
             }
         }
         (fi, fj)

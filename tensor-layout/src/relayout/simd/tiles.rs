@@ -8,21 +8,33 @@ use super::{tile_units, write_out, Block, Walk, PREFETCH_BANDS, SCRATCH};
 
 use core::arch::x86_64::{__m128i, _mm_storeu_si128};
 
-/// The tiles of a transpose over `fi x fj` units (multiples of the register block): each tile transposed into
-/// the scratch tile by `$micro` register blocks of `$ei` source rows by `$ej` units, then written out row by row.
+/// Source rows per tile of a transpose of `fi x fj` units of `w` bytes in register blocks of `ei` rows:
+/// destination runs of [`tile_units`] or, when the source rows are short, as long as the scratch allows (rows
+/// of at most `SCRATCH / fj` bytes with their padding, so that a tile holds all `fj` columns).
+pub(super) const fn tile_rows(w: usize, ei: usize, fi: usize, fj: usize) -> usize {
+    let long = (SCRATCH / fj).saturating_sub(64) / w / ei * ei;
+    let rows = if long > tile_units(w) { long } else { tile_units(w) };
+    if rows < fi {
+        rows
+    } else {
+        fi
+    }
+}
+
+/// The tiles of a transpose over source rows `lo .. hi` and `fj` units (multiples of the register block): each
+/// tile transposed into the scratch tile by `$micro` register blocks of `$ei` source rows by `$ej` units, then
+/// written out row by row.
 macro_rules! tile_loops {
     ($(#[$attr:meta])* $name:ident<$($gen:ident),*>, $ei:expr, $ej:expr, $micro:ident) => {
         $(#[$attr])*
-        pub(super) unsafe fn $name<$(const $gen: usize),*>(b: &Block, fi: usize, fj: usize) {
+        pub(super) unsafe fn $name<$(const $gen: usize),*>(b: &Block, lo: usize, hi: usize, fj: usize) {
             let (ei, ej): (usize, usize) = ($ei, $ej);
-            // Destination runs of `tile_units` or, when the source rows are short, as long as the scratch allows.
-            // (Rows of at most `SCRATCH / fj` bytes with their padding: `tj` below is then all of `fj`.)
-            let ti = tile_units(W).max((SCRATCH / fj).saturating_sub(64) / W / ei * ei).min(fi);
+            let ti = tile_rows(W, ei, hi - lo, fj);
             let pitch = pitch(ti * W);
             let tj = (SCRATCH / pitch).min(fj) / ej * ej;
-            let mut it = 0;
-            while it < fi {
-                let te = (it + ti).min(fi);
+            let mut it = lo;
+            while it < hi {
+                let te = (it + ti).min(hi);
                 let first = b.g.src_rows(it);
                 let mut cols = b.g.dst_rows(0);
                 let mut jt = 0;
@@ -85,7 +97,7 @@ tile_loops!(
     /// [`tile_loops`] with SSE2 register blocks of `L x L` units.
     ///
     /// # Safety
-    /// As [`plan`], over `fi x fj` units.
+    /// As [`plan`], over source rows `lo .. hi` and `fj` units, one repetition.
     #[inline(always)]
     tiles<W, L>,
     L,
@@ -97,7 +109,8 @@ tile_loops!(
     /// [`tile_loops`] with AVX2 register blocks (`8 x 8` four-byte units, `4 x 4` eight-byte units).
     ///
     /// # Safety
-    /// As [`plan`], over `fi x fj` units (multiples of `32 / W`); the CPU runs AVX2.
+    /// As [`plan`], over source rows `lo .. hi` and `fj` units (multiples of `32 / W`), one repetition; the CPU
+    /// runs AVX2.
     #[target_feature(enable = "avx2")]
     tiles_avx<W>,
     32 / W,
