@@ -108,6 +108,26 @@ impl Axis {
         }
     }
 
+    /// The same axis with every digit that continues the one below it on both sides (its strides `extent`
+    /// times the lower digit's) merged into it: fewer, longer digits, the same offsets.
+    pub(crate) fn merged(&self) -> Axis {
+        let mut a = *self;
+        let mut j = 0;
+        while j + 1 < a.digits {
+            let e = a.extent(j) as isize;
+            let continues = |lower: isize, upper: isize| lower.checked_mul(e) == Some(upper);
+            if continues(a.src[j], a.src[j + 1]) && continues(a.dst[j], a.dst[j + 1]) {
+                a.bound.copy_within(j + 2..a.digits, j + 1);
+                a.src.copy_within(j + 2..a.digits, j + 1);
+                a.dst.copy_within(j + 2..a.digits, j + 1);
+                a.digits -= 1;
+            } else {
+                j += 1;
+            }
+        }
+        a
+    }
+
     /// The offsets on both sides of index `e`.
     pub(crate) fn offsets(&self, e: usize) -> (isize, isize) {
         let (mut s, mut t) = (0isize, 0isize);
@@ -202,6 +222,30 @@ mod tests {
         a.digits = bounds.len();
         a.bound[..bounds.len()].copy_from_slice(bounds);
         a
+    }
+
+    /// Digits that continue one another on both sides merge; the offsets stay those of the layout.
+    #[test]
+    fn continuing_digits_merge() {
+        // `f32[64,64,1024]{1,2,0:T(8,128)}`, dimension 2: rows of a tile (stride 128) continue into the next
+        // tile (stride 1024 = 8 * 128, the padded tile of 8 x 128 slots).
+        let shape = tensor_layout_core::ArrayShape::parse("f32[64,64,1024]{1,2,0:T(8,128)}").unwrap();
+        let plan = shape.digit_plan().unwrap();
+        let a = Axis::new(2, 1024, Side::Digits(&plan), Side::Digits(&plan)).unwrap();
+        assert_eq!((a.digits, a.src[0], a.src[1]), (2, 128, 1024));
+        let m = a.merged();
+        assert_eq!((m.digits, m.src[0]), (1, 128));
+        for e in [0, 7, 8, 9, 1023] {
+            assert_eq!(m.offsets(e), (128 * e as isize, 128 * e as isize));
+        }
+        // Dimension 1 (`T(8,128)`'s 128 columns over 64): one digit, nothing to merge.
+        let b = Axis::new(1, 64, Side::Digits(&plan), Side::Digits(&plan)).unwrap();
+        assert_eq!(b.merged().digits, b.digits);
+        // A row-major `T(8,128)` tile's columns jump to the next tile: no merge.
+        let shape = tensor_layout_core::ArrayShape::parse("f32[16,256]{1,0:T(8,128)}").unwrap();
+        let plan = shape.digit_plan().unwrap();
+        let c = Axis::new(1, 256, Side::Digits(&plan), Side::Digits(&plan)).unwrap();
+        assert_eq!((c.digits, c.merged().digits), (2, 2));
     }
 
     /// Pieces cover the range exactly, in order, each within one digit's span.

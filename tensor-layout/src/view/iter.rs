@@ -135,7 +135,9 @@ impl<'a, L: ViewLayout, E: Scalar> Runs<'a, L, E> {
         layout.plan()?;
         let digits = layout.shape().digit_plan()?;
         let side = Side::Digits(&digits);
-        let axis = Axis::new(last, dims[last], side, side)?;
+        // Digits that continue one another make one run (a `T(8,128)` row-major tile over a transposed pair of
+        // dimensions: the tile's rows continue into the next tile's).
+        let axis = Axis::new(last, dims[last], side, side)?.merged();
         let mut pieces = [Piece::default(); MAX_PIECES];
         let piece_count = axis.pieces(0, dims[last], &mut pieces);
         let mut runs = Runs {
