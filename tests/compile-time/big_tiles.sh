@@ -3,7 +3,8 @@
 # and walks its tiles' runs builds as fast as the same crate with an 8x128 tile. For each literal, the build of
 # that one binary (dependencies already built), incremental off, best of 3; budget 1 s each. Before tile grids
 # worked out their runs analytically, the first three failed `cargo build` ("constant evaluation is taking a long
-# time") and the last took 4.3 s. Exit 1 when a build fails or exceeds the budget.
+# time") and the last took 4.3 s. Exit 1 when a build fails or exceeds the budget (times `BUDGET_SCALE`, 3 with
+# `CI=true`: see measure.sh).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -47,6 +48,7 @@ cd "$crate"
 cargo build -q --bin small
 best() { sort -n | head -1; }
 status=0
+scale=${BUDGET_SCALE:-$([ "${CI:-}" = true ] && echo 3 || echo 1)}
 for b in small a b c d; do
     t=$(for i in 1 2 3; do
         touch "src/bin/$b.rs"
@@ -56,6 +58,10 @@ for b in small a b c d; do
     done | best)
     layout=$(grep -o 'Tiled = layout!(.*)' "src/bin/$b.rs" | sed 's/Tiled = layout!(//; s/)$//')
     echo "$layout: ${t} s (budget 1 s)"
-    if [ "$t" = fail ] || (( $(echo "$t >= 1" | bc) )); then status=1; fi
+    if [ "$t" = fail ] || (( $(echo "$t >= $scale" | bc) )); then
+        status=1
+    elif (( $(echo "$t >= 1" | bc) )); then
+        echo "over budget on this machine (tolerated up to ${scale} s here)"
+    fi
 done
 exit $status

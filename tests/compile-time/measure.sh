@@ -2,6 +2,10 @@
 # Compile-time budgets (DESIGN §6, issue 11), measured here, never in a timed test. Takes the best of 3 runs (this
 # machine is shared; timings are noisy). Exit 1 when a budget is exceeded.
 #
+# The budgets hold on the machine they were set on; CI machines are shared and of unknown speed (the same commit
+# checked 2.3x slower on one than on another), so with `CI=true` they are multiplied by `BUDGET_SCALE` (3 unless
+# set): CI catches gross regressions, a run by hand the budgets themselves.
+#
 # - 200 distinct `layout!` literals (both spellings) with 200 static broadcast checks: re-check after an edit < 1 s;
 # - 2,000 distinct literals (both spellings, each with its byte size as a constant) and 200 broadcast checks:
 #   `cargo check` with incremental compilation off < 5 s;
@@ -15,7 +19,15 @@ export CARGO_TARGET_DIR="$here/target"
 best() { sort -n | head -1; }
 seconds() { local t0 t1; t0=$(date +%s.%N); "$@" >/dev/null 2>&1 || true; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
 status=0
-over() { if (( $(echo "$1 >= $2" | bc) )); then echo "over budget: $3 (${1} s, budget ${2} s)"; status=1; fi; }
+scale=${BUDGET_SCALE:-$([ "${CI:-}" = true ] && echo 3 || echo 1)}
+over() {
+    if (( $(echo "$1 >= $2 * $scale" | bc) )); then
+        echo "over budget: $3 (${1} s, budget ${2} s x $scale)"
+        status=1
+    elif (( $(echo "$1 >= $2" | bc) )); then
+        echo "over budget on this machine: $3 (${1} s, budget ${2} s; tolerated up to x $scale here)"
+    fi
+}
 
 python3 "$here/generate.py" --count 200
 cd "$here/generated"

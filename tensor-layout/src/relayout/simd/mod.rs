@@ -3,21 +3,25 @@
 //! has it (detected at runtime with `std`).
 //!
 //! A transpose of `w`-byte units moves unit `(i, j)` from source row `i` to destination row `j`
-//! ([`Transpose`]). With `l = 16 / w` units per vector:
+//! ([`Transpose`]); the block repeats `reps.n` times. With `l = 16 / w` units per vector (one for 16- and
+//! 32-byte units):
 //!
-//! - at least `l` units each way: tiles of 512 bytes along each destination row, transposed in `l x l`
-//!   register blocks (`l` rows loaded, `log2(l)` unpack stages, `l` rows stored; `8 x 8` and `4 x 4` blocks of
-//!   32-byte rows with AVX2) into a 128 KiB scratch tile in cache, which is then written out destination row
-//!   by destination row (each source row is so read in runs of 512 bytes or more: shorter ones, or a smaller
-//!   scratch, ran transposes at two thirds of this speed on an AMD EPYC). The source is read band by band of `l` rows (a few sequential streams), the band two
-//!   ahead prefetched. Memory sees long runs on both sides: on this machine streaming stores scattered over
-//!   many lines, or reads and writes that jump to another page every line, run at a fifth of the speed of
-//!   long runs;
+//! - at least `l` units each way: tiles of 512 bytes along each destination row (more when the source rows are
+//!   short: as long as the scratch allows), transposed in `l x l` register blocks (`l` rows loaded, `log2(l)`
+//!   unpack stages, `l` rows stored; `8 x 8` and `4 x 4` blocks of 32-byte rows with AVX2) into a 128 KiB
+//!   scratch tile in cache, which is then written out destination row by destination row (each source row is
+//!   so read in runs of 512 bytes or more: shorter ones, or a smaller scratch, ran transposes at two thirds of
+//!   this speed on an AMD EPYC). The source is read band by band of `l` rows (a few sequential streams), the
+//!   band two ahead prefetched; repetitions close together in the source (the next tile along) run band by
+//!   band. Units that are 2x2 or 4x4 blocks transposed inside get one shuffle each as they are loaded. Memory
+//!   sees long runs on both sides: streaming stores scattered over many lines, or reads and writes that jump to
+//!   another page every line, run at a fifth of the speed of long runs;
 //! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
 //!   stages interleave `k` rows into `k` vectors of `l / k` columns each, stored whole (straight to the
 //!   destination) when its columns are adjacent;
-//! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows (straight to the
-//!   destination for up to four, as many sequential streams; through the scratch tile for more).
+//! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows, straight to the
+//!   destination with ordinary stores for up to four (every repetition of a chunk of source rows before the
+//!   next chunk: the source is read in order), through the scratch tile for more.
 //!
 //! What the blocks do not cover (edges narrower than a block) is left to the portable loops of
 //! [`super::kernels`].
