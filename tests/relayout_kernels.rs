@@ -281,6 +281,49 @@ proptest! {
         }
     }
 
+    /// The kernels of this issue at random sizes and skews: packed blocks between minor-to-major orders (units
+    /// transposed inside for `(2,1)` and `(4,1)`, staging for `(8,1)`), deinterleaves and interleaves against
+    /// row-major (several repetitions per block), 32-byte units (`(32,1)` pred against both orders), and
+    /// transposes of short source rows.
+    #[test]
+    fn the_relayout_kernels_at_random_sizes(
+        rows in prop_oneof![1 => 1usize..4, 3 => 4usize..300],
+        cols in prop_oneof![1 => 1usize..4, 3 => 4usize..300],
+        batch in prop_oneof![3 => Just(1usize), 1 => 2usize..4],
+        kind in 0usize..8,
+        forward in any::<bool>(),
+        skew in 0usize..4,
+    ) {
+        let (ty, bits, a, b) = match kind {
+            0 => ("bf16", 16, "T(8,128)(2,1)", "T(8,128)(2,1)"),
+            1 => ("u8", 8, "T(8,128)(4,1)", "T(8,128)(4,1)"),
+            2 => ("f32", 32, "T(8,128)(2,1)", "T(8,128)(2,1)"),
+            3 => ("f64", 64, "T(8,128)(2,1)", "T(8,128)(2,1)"),
+            4 => ("u8", 8, "T(8,128)(8,1)", "T(8,128)(8,1)"),
+            5 => ("pred", 8, "T(32,128)(32,1)", "T(32,128)(32,1)"),
+            6 => ("bf16", 16, "T(8,128)(2,1)", ""),
+            _ => ("u8", 8, "", ""),
+        };
+        let (lead, minor, major) = if batch > 1 { (format!("{batch},"), "2,1,0", "1,2,0") } else { (String::new(), "1,0", "0,1") };
+        let with = |order: &str, tile: &str| {
+            let tile = if tile.is_empty() { String::new() } else { format!(":{tile}") };
+            format!("{ty}[{lead}{rows},{cols}]{{{order}{tile}}}")
+        };
+        // Kinds 0-5: the same tiling in both orders; 6: against row-major; 7: a transpose.
+        let (x, y) = match kind {
+            0..=5 => (with(minor, a), with(major, b)),
+            6 => (with(minor, a), with(minor, b)),
+            _ => (with(minor, a), with(major, b)),
+        };
+        let (x, y) = if forward { (x, y) } else { (y, x) };
+        match bits {
+            8 => check::<u8>(&x, &y, skew),
+            16 => check::<u16>(&x, &y, skew),
+            32 => check::<u32>(&x, &y, skew),
+            _ => check::<u64>(&x, &y, skew),
+        }
+    }
+
     /// Core's digit plans give every offset of random layouts (when a layout has one).
     #[test]
     fn digit_plans_give_every_offset(dims in prop::collection::vec(1usize..9, 0..=4)
