@@ -182,7 +182,7 @@ impl Walk {
     }
 }
 
-/// Repetitions of a transpose at most this many bytes apart in the source run band by band (see [`plan`]).
+/// Repetitions of a transpose at most this many bytes apart in the source run chunk by chunk (see [`by_chunks`]).
 const CLOSE_REPS: usize = 4096;
 
 /// How many bands of source rows ahead the tiled transpose prefetches.
@@ -313,29 +313,18 @@ unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, 
     let (ni, nj) = (b.ni, b.nj);
     if ni >= L && nj >= L {
         let (fi, fj) = (ni / L * L, nj / L * L);
-        // SAFETY: a part of the caller's block; AVX2 blocks only when the CPU has it and they tile the part.
+        // SAFETY: a part of the caller's block (every repetition, in chunks of whole register blocks); AVX2 blocks
+        // only when the CPU has it and they tile the part.
         unsafe {
             let m = 32 / W;
             let wide = avx && (W == 4 || W == 8) && fi % m == 0 && fj % m == 0;
-            // Repetitions close together in the source (the next tile along) go tile by tile: the repetitions of
-            // one band of source rows read neighbouring runs, so each source page is read in one visit.
-            let chunk = if b.reps.n > 1 && b.reps.src.unsigned_abs() <= CLOSE_REPS {
-                tile_rows(W, if wide { m } else { L }, fi, fj)
-            } else {
-                fi
-            };
-            let mut lo = 0;
-            while lo < fi {
-                let hi = (lo + chunk).min(fi);
-                for k in 0..b.reps.n {
-                    if wide {
-                        tiles_avx::<W>(&b.rep(k), lo, hi, fj);
-                    } else {
-                        tiles::<W, L>(&b.rep(k), lo, hi, fj);
-                    }
+            by_chunks(b, fi, tile_rows(W, if wide { m } else { L }, fi, fj), |r, lo, hi| {
+                if wide {
+                    tiles_avx::<W>(r, lo, hi, fj);
+                } else {
+                    tiles::<W, L>(r, lo, hi, fj);
                 }
-                lo = hi;
-            }
+            });
         }
         (fi, fj)
     } else if b.inner > 1 {
@@ -357,11 +346,16 @@ unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, 
         (ni, fj)
     } else if ni >= L && nj < L {
         let fi = ni / L * L;
-        // SAFETY: a part of the caller's block (every repetition), `nj` columns.
+        // SAFETY: a part of the caller's block (every repetition, in chunks of whole `L`-row steps), `nj` columns.
         unsafe {
+            // Chunks within one group of `ni0` rows (a tile's row pairs), so that the repetitions read it in order.
+            let mut chunk = (tiles::CHUNK_BYTES / (nj * W)).max(L) / L * L;
+            while b.g.ni0 % L == 0 && b.g.ni0 % chunk != 0 {
+                chunk -= L;
+            }
             match nj {
-                2 => deinterleave::<W, L, 2>(b, fi),
-                4 if L > 4 => deinterleave::<W, L, 4>(b, fi),
+                2 => by_chunks(b, fi, chunk, |r, lo, hi| deinterleave::<W, L, 2>(r, lo, hi)),
+                4 if L > 4 => by_chunks(b, fi, chunk, |r, lo, hi| deinterleave::<W, L, 4>(r, lo, hi)),
                 8 if L > 8 => (0..b.reps.n).for_each(|k| deinterleave_wide::<W, L, 8>(&b.rep(k), fi)),
                 _ => return (0, 0),
             }
@@ -369,6 +363,24 @@ unsafe fn plan<const W: usize, const L: usize>(b: &Block, avx: bool) -> (usize, 
         (fi, nj)
     } else {
         (0, 0)
+    }
+}
+
+/// Runs `kernel` (a repetition of `b`, source rows `lo .. hi`) over source rows `0 .. fi` of every repetition:
+/// when the repetitions lie at most [`CLOSE_REPS`] apart in the source (the next tile along, the other row pairs
+/// of a `(2,1)` tile), chunk by chunk of `chunk` rows (a multiple of the kernel's register block), every
+/// repetition of a chunk before the next chunk, so that neighbouring source runs are read in one visit;
+/// otherwise repetition by repetition, all rows at once.
+#[inline(always)]
+fn by_chunks(b: &Block, fi: usize, chunk: usize, mut kernel: impl FnMut(&Block, usize, usize)) {
+    let chunk = if b.reps.n > 1 && b.reps.src.unsigned_abs() <= CLOSE_REPS { chunk.max(1) } else { fi };
+    let mut lo = 0;
+    while lo < fi {
+        let hi = (lo + chunk).min(fi);
+        for k in 0..b.reps.n {
+            kernel(&b.rep(k), lo, hi);
+        }
+        lo = hi;
     }
 }
 

@@ -175,62 +175,41 @@ pub(super) unsafe fn interleave<const W: usize, const L: usize, const K: usize>(
     }
 }
 
-/// `K <= 4` destination rows deinterleaved, `L` source rows at a time over `fi` (a multiple of `L`), straight
-/// to the destination (as many sequential streams), every repetition of the block.
+/// `K <= 4` destination rows deinterleaved, `L` source rows at a time over source rows `lo .. hi` (multiples of
+/// `L`), straight to the destination (as many sequential streams), one repetition.
 ///
-/// The rows go chunk by chunk (about [`CHUNK_BYTES`] of source each, within one group of `ni0` rows), every
-/// repetition of a chunk before the next chunk: the repetitions are the other row pairs of a `(2,1)` tile, the
-/// other quad of a `(4,1)` tile, so the source is read in order, a tile at a time. (A whole row of tiles per
-/// repetition read each tile four times, 512 bytes at a time, at a fifth of the speed of `memcpy` on an AMD
-/// EPYC.) Ordinary stores: streaming stores to several destination rows at once ran at two thirds of their
-/// speed there.
+/// [`super::by_chunks`] runs the repetitions of a chunk of [`CHUNK_BYTES`] one after the other: they are the
+/// other row pairs of a `(2,1)` tile, the other quad of a `(4,1)` tile, so the source is read in order, a tile
+/// at a time. (A whole row of tiles per repetition read each tile four times, 512 bytes at a time, at a fifth of
+/// the speed of `memcpy` on an AMD EPYC.) Ordinary stores: streaming stores to several destination rows at once
+/// ran at two thirds of their speed there.
 ///
 /// # Safety
-/// As [`plan`], with `nj == K`.
+/// As [`plan`], with `nj == K`, over source rows `lo .. hi`, one repetition.
 #[inline(always)]
-pub(super) unsafe fn deinterleave<const W: usize, const L: usize, const K: usize>(b: &Block, fi: usize) {
-    let piece = K * W; // bytes per source row
+pub(super) unsafe fn deinterleave<const W: usize, const L: usize, const K: usize>(b: &Block, lo: usize, hi: usize) {
     let g = &b.g;
-    let adjacent = g.si0 == piece as isize && g.ni0 % L == 0;
-    // Rows per chunk: a multiple of `L` that divides `ni0` (so that a chunk never crosses a group), or all `fi`
-    // rows when the block does not repeat.
-    let chunk = if b.reps.n > 1 && g.ni0 % L == 0 {
-        let mut c = (CHUNK_BYTES / piece).max(L) / L * L;
-        while g.ni0 % c != 0 {
-            c -= L;
-        }
-        c
-    } else {
-        fi
-    };
+    let adjacent = g.si0 == (K * W) as isize && g.ni0 % L == 0;
     let mut cols = [0isize; K];
     for (j, c) in cols.iter_mut().enumerate() {
         *c = g.dst_row(j);
     }
-    let mut it = 0;
-    while it < fi {
-        let te = (it + chunk).min(fi);
-        for k in 0..b.reps.n as isize {
-            let mut rows = g.src_rows(it);
-            let (ps, pd) = (b.ps.wrapping_offset(k * b.reps.src), b.pd.wrapping_offset(k * b.reps.dst));
-            let mut ib = it;
-            while ib < te {
-                // SAFETY: rows `ib..ib + L <= fi` and columns `0..K` of repetition `k` of the block (the caller's
-                // contract); with `adjacent` the `L` rows lie one after another.
-                let v = unsafe { unzip_rows::<K, W>(read_rows::<W, L, K>(ps, &mut rows, adjacent)) };
-                for (j, &x) in v.iter().enumerate() {
-                    // SAFETY: destination row `j < K` of repetition `k` at units `ib .. ib + L <= fi`.
-                    unsafe { store(pd.offset(cols[j] + (ib * W) as isize), x, false) };
-                }
-                ib += L;
-            }
+    let mut rows = g.src_rows(lo);
+    let mut ib = lo;
+    while ib < hi {
+        // SAFETY: rows `ib..ib + L <= hi` and columns `0..K` of the block (the caller's contract); with `adjacent`
+        // the `L` rows lie one after another (`ib` and `ni0` are multiples of `L`: no step crosses a group).
+        let v = unsafe { unzip_rows::<K, W>(read_rows::<W, L, K>(b.ps, &mut rows, adjacent)) };
+        for (j, &x) in v.iter().enumerate() {
+            // SAFETY: destination row `j < K` at units `ib .. ib + L <= hi`.
+            unsafe { store(b.pd.offset(cols[j] + (ib * W) as isize), x, false) };
         }
-        it = te;
+        ib += L;
     }
 }
 
 /// Source bytes per repetition of one chunk of a [`deinterleave`].
-const CHUNK_BYTES: usize = 1024;
+pub(super) const CHUNK_BYTES: usize = 1024;
 
 /// `K < L` destination rows deinterleaved, `L` source rows at a time over `fi` (a multiple of `L`), through
 /// the scratch tile (more destination rows than sequential streams run well).
