@@ -49,6 +49,14 @@ impl Side<'_> {
     }
 }
 
+/// Whether a loop of strides `upper` (source, destination) continues one of `n` steps of strides `lower` on both
+/// sides (`upper == n * lower`): the two are one loop of `n` times the extent.
+pub(crate) fn continues(lower: (isize, isize), n: usize, upper: (isize, isize)) -> bool {
+    let n = isize::try_from(n).ok();
+    let times = |s: isize| n.and_then(|n| s.checked_mul(n));
+    times(lower.0) == Some(upper.0) && times(lower.1) == Some(upper.1)
+}
+
 /// A dimension cut into digits: digit `j` counts multiples of `bound[j]` below `bound[j + 1]` (the last digit is
 /// unbounded) and moves `src[j]` and `dst[j]` slots on each side.
 #[derive(Clone, Copy, Debug)]
@@ -114,9 +122,8 @@ impl Axis {
         let mut a = *self;
         let mut j = 0;
         while j + 1 < a.digits {
-            let e = a.extent(j) as isize;
-            let continues = |lower: isize, upper: isize| lower.checked_mul(e) == Some(upper);
-            if continues(a.src[j], a.src[j + 1]) && continues(a.dst[j], a.dst[j + 1]) {
+            let (lower, upper) = ((a.src[j], a.dst[j]), (a.src[j + 1], a.dst[j + 1]));
+            if continues(lower, a.extent(j), upper) {
                 a.bound.copy_within(j + 2..a.digits, j + 1);
                 a.src.copy_within(j + 2..a.digits, j + 1);
                 a.dst.copy_within(j + 2..a.digits, j + 1);

@@ -25,7 +25,7 @@ use tensor_layout_core::MAX_RANK;
 
 use super::io::{Io, Mode, Region};
 use super::kernels::{self, Transpose};
-use crate::axes::{Axes, Piece, MAX_DIGITS, MAX_PIECES};
+use crate::axes::{continues, Axes, Piece, MAX_DIGITS, MAX_PIECES};
 use crate::view::Scalar;
 
 /// The most modes of one box.
@@ -114,7 +114,7 @@ fn simplify(modes: &mut [Mode]) -> usize {
     // Merge one pair at a time until none continues another.
     while let Some((a, b)) = (0..len).flat_map(|a| (0..len).map(move |b| (a, b))).find(|&(a, b)| {
         let (outer, inner) = (modes[a], modes[b]);
-        a != b && outer.src == inner.src * inner.n as isize && outer.dst == inner.dst * inner.n as isize
+        a != b && continues((inner.src, inner.dst), inner.n, (outer.src, outer.dst))
     }) {
         modes[b].n *= modes[a].n;
         modes.copy_within(a + 1..len, a);
