@@ -53,6 +53,8 @@ pub use tensor_layout_core::cute::{
 
 use crate::StaticLayout;
 
+pub use crate::tensor::*;
+
 /// Room for a message naming two operands.
 const MESSAGE: usize = 2 * MAX_TEXT + 1024;
 

@@ -8,8 +8,10 @@
 //! - [`Offsets`]: the offset of every logical index, in logical order, advancing incrementally.
 //! - [`layout!`] and [`Static`]: layouts as zero-sized types whose properties are constants.
 //! - [`mod@broadcast`]: XLA's broadcasting rules, at runtime and between static layouts at compile time.
-//! - [`cute`]: NVIDIA CuTe's layout algebra in `const` items (compile errors on inadmissible inputs), and the
-//!   CuTe layout of an XLA layout type.
+//! - [`cute`]: NVIDIA CuTe's layout algebra in `const` items (compile errors on inadmissible inputs), the CuTe
+//!   layout of an XLA layout type, CuTe layouts as zero-sized types ([`cute::ConstLayout`], [`cute_layout!`]) and
+//!   CuTe tensors ([`cute::Tensor`]: `local_tile`, `local_partition`, identity tensors, safe parallel
+//!   partitions).
 //! - [`view`]: views of storage slices in a layout: checked and compile-time element access, tiled iteration
 //!   with contiguous runs, packed sub-byte and 32-bit word access, element-wise operations with broadcasting.
 //! - [`relayout()`]: moving an array between two layouts at memory speed; [`relayout_parallel`] on every core.
@@ -55,6 +57,7 @@ pub mod literal;
 mod mixed;
 mod offsets;
 pub mod relayout;
+mod tensor;
 mod typed;
 pub mod view;
 

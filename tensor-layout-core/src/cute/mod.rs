@@ -19,6 +19,9 @@
 //! - `product`: [`Layout::logical_product`], [`Layout::blocked_product`], [`Layout::raked_product`].
 //! - `inverse`: [`Layout::left_inverse`], [`Layout::right_inverse`].
 //! - `swizzle`: [`Swizzle`] (`Swizzle<B,M,S>`) and [`SwizzledLayout`] (a swizzle composed with a layout).
+//! - `terms`: a layout as straight-line arithmetic for one coordinate nesting ([`Terms`], what static tensors
+//!   index with), a thread's coordinate ([`Layout::flat_coord`]) and a proof of injectivity
+//!   ([`Layout::is_injective`]).
 //! - `xla`: [`Layout::from_xla`], the CuTe layout with the offsets of an XLA layout, or why none exists.
 //! - `text`: parsing and printing; `error`: [`CuteError`].
 //!
@@ -72,6 +75,7 @@ mod limits;
 mod modes;
 mod product;
 mod swizzle;
+mod terms;
 mod text;
 mod tiled;
 mod tree;
@@ -83,6 +87,7 @@ pub use error::{CuteError, Expected, Mode, Part};
 pub use layout::{Layout, Tiler};
 pub use limits::{Limit, MAX_DEPTH, MAX_LEAVES, MAX_TUPLES};
 pub use swizzle::{Swizzle, SwizzledLayout};
+pub use terms::Terms;
 pub use text::MAX_TEXT;
 pub use tuple::IntTuple;
 pub use xla_reason::XlaReason;

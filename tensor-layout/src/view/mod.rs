@@ -12,8 +12,8 @@
 //!   padding is never visited.
 //! - Packing: [`PackedView`] reads and writes `E(n)` elements; [`View::words`] reads 16-bit elements as packed
 //!   32-bit words (bf16 under `(8,128)(2,1)`).
-//! - CuTe's algebra over views: [`View::cute`] and [`CuteView`] index storage through a CuTe layout (tiles by
-//!   `zipped_divide`, a thread's share of a partition by [`CuteView::slice`]).
+//! - CuTe tensors over views: [`View::tensor`] (a static CuTe layout, for static layouts) and [`View::cute`] (a
+//!   runtime one) index the same storage through CuTe's algebra ([`crate::cute::Tensor`]).
 //! - Element-wise operations with XLA broadcasting: [`ViewMut::add`], [`ViewMut::multiply`],
 //!   [`ViewMut::maximum`], [`ViewMut::zip_with`]; moving data between layouts: [`crate::relayout()`].
 //!
@@ -51,6 +51,7 @@ mod tiles;
 pub use crate::geometry::Geometry;
 pub use access::Position;
 pub use axis::{Axis, Coord, InRange};
+#[allow(deprecated)]
 pub use cute::{CuteView, CuteViewMut};
 pub use elementwise::ElementwiseError;
 pub use grid::Coords;
