@@ -64,6 +64,25 @@ impl Terms {
         self.len as usize
     }
 
+    /// Term `i`: the slot of the coordinate it reads and its arithmetic; `None` past [`Terms::len`].
+    ///
+    /// ```
+    /// use tensor_layout_core::cute::{IntTuple, Layout};
+    /// let t = Layout::parse("(2,3):(3,1)")?.terms(&IntTuple::parse("(0,0)")?)?;
+    /// let (slot, term) = t.get(1).unwrap();
+    /// assert_eq!((slot, term.stride, term.apply(2)), (1, 1, 2));
+    /// assert!(t.get(2).is_none());
+    /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
+    /// ```
+    #[inline(always)]
+    pub const fn get(&self, i: usize) -> Option<(usize, FlatTerm)> {
+        if i < self.len as usize {
+            Some((self.slot[i] as usize, self.term[i]))
+        } else {
+            None
+        }
+    }
+
     /// Whether no term remains (every coordinate has offset 0).
     ///
     /// ```

@@ -4,9 +4,10 @@
 
 use core::marker::PhantomData;
 
-use tensor_layout_core::cute::{Layout, Swizzle, SwizzledLayout, Terms};
+use tensor_layout_core::cute::{Layout, Swizzle, SwizzledLayout, Terms, MAX_LEAVES};
+use tensor_layout_core::flat::FlatTerm;
 
-use super::coordinate::{Coordinate, Values};
+use super::coordinate::{Coordinate, Values, MAX_COORDINATE};
 use super::layouts::ConstLayout;
 
 /// A layout a [`Tensor`](super::Tensor) indexes with: a coordinate to an offset. Sealed (tensors rely on every
@@ -47,14 +48,66 @@ impl sealed::Sealed for Layout {}
 impl sealed::Sealed for SwizzledLayout {}
 impl<S: ConstSwizzle, L: ConstLayout> sealed::Sealed for Swizzled<S, L> {}
 
-/// The terms of a static layout for coordinates of type `C`, computed by rustc.
+/// The terms of a static layout for coordinates of type `C`, computed by rustc, and spelled out entry by entry
+/// (so each bound, divisor and stride reaches the compiler as an immediate, and range checks against loop
+/// bounds fold away before loops are vectorized).
 pub(crate) struct TermsOf<L, C>(PhantomData<fn() -> (L, C)>);
+
+const NO_TERM: (usize, FlatTerm) =
+    (0, FlatTerm { div: 1, modulus: 0, stride: 0, pow2: true, shift: 0, mask: usize::MAX });
 
 impl<L: ConstLayout, C: Coordinate> TermsOf<L, C> {
     pub(crate) const TERMS: Terms = match L::LAYOUT.terms(&C::PROFILE) {
         Ok(t) => t,
         Err(_) => panic!("the coordinate does not follow the nesting of the layout's shape"),
     };
+    const SLOTS: usize = Self::TERMS.bounds().len();
+    const LEN: usize = Self::TERMS.len();
+    const BOUND: [usize; MAX_COORDINATE] = {
+        let mut out = [0; MAX_COORDINATE];
+        let b = Self::TERMS.bounds();
+        let mut i = 0;
+        while i < b.len() && i < MAX_COORDINATE {
+            out[i] = b[i];
+            i += 1;
+        }
+        out
+    };
+    const TERM: [(usize, FlatTerm); MAX_LEAVES] = {
+        let mut out = [NO_TERM; MAX_LEAVES];
+        let mut i = 0;
+        while i < MAX_LEAVES {
+            if let Some(t) = Self::TERMS.get(i) {
+                out[i] = t;
+            }
+            i += 1;
+        }
+        out
+    };
+
+    /// The offset of `v`, or `None` outside the bounds: straight-line code, every number a constant.
+    #[inline(always)]
+    fn offset(v: &Values) -> Option<usize> {
+        macro_rules! check {
+            ($($i:literal)*) => {$(
+                if $i < Self::SLOTS && v[$i] >= Self::BOUND[$i] {
+                    return None;
+                }
+            )*};
+        }
+        check!(0 1 2 3 4 5 6 7);
+        let mut sum = 0usize;
+        macro_rules! term {
+            ($($i:literal)*) => {$(
+                if $i < Self::LEN {
+                    let (slot, t) = Self::TERM[$i];
+                    sum = sum.wrapping_add(t.apply(v[slot % MAX_COORDINATE]));
+                }
+            )*};
+        }
+        term!(0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31);
+        Some(sum)
+    }
 }
 
 /// Facts of a static layout, computed once by rustc.
@@ -87,7 +140,8 @@ impl<L: ConstLayout> TensorLayout for L {
     }
     #[inline(always)]
     fn offset_of<C: Coordinate>(&self, c: C) -> Option<usize> {
-        checked(&TermsOf::<L, C>::TERMS, &c.values(), C::SLOTS)
+        const { assert!(C::SLOTS <= MAX_COORDINATE && MAX_LEAVES == 32) };
+        TermsOf::<L, C>::offset(&c.values())
     }
 }
 

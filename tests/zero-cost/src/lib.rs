@@ -171,3 +171,37 @@ pub fn literal_in_tile_write(tile: &mut [f32]) {
         }
     }
 }
+
+tensor_layout::cute_layout!(
+    /// `f32[512,64]` row-major, as a CuTe layout of coordinates `(row, col)` of the 64x512 source: the transpose.
+    Transposed = "(64,512):(1,64)"
+);
+type CuteTiled = tensor_layout::cute::FromXla<layout!(f32[64,512]{1,0:T(8,128)})>;
+type Tile8x128 = tensor_layout::cute::ByMode<(tensor_layout::cute::Extent<8>, tensor_layout::cute::Extent<128>)>;
+
+/// (g) An in-tile loop through a static CuTe tensor: `C[r, c] = k * C[r, c] + r` over one 8x128 tile of
+/// `f32[64,512]{1,0:T(8,128)}`, the tile's CuTe layout `(8,128):(128,1)` computed by rustc from the XLA layout
+/// (`local_tile` of the whole array's CuTe layout), indexed by `(r, c)` coordinates.
+#[no_mangle]
+pub fn static_cute_tile_write(tile: &mut [f32], k: f32) {
+    use tensor_layout::cute::{LocalTile, TensorMut};
+    let Ok(mut t) = TensorMut::new(LocalTile::<CuteTiled, Tile8x128>::default(), tile) else { return };
+    for r in 0..8 {
+        for c in 0..128 {
+            t[(r, c)] = k * t[(r, c)] + r as f32;
+        }
+    }
+}
+
+/// (g) Twin with literal strides: rows of 128.
+#[no_mangle]
+pub fn literal_cute_tile_write(tile: &mut [f32], k: f32) {
+    if tile.len() < 1024 {
+        return;
+    }
+    for r in 0..8 {
+        for c in 0..128 {
+            tile[r * 128 + c] = k * tile[r * 128 + c] + r as f32;
+        }
+    }
+}
