@@ -24,8 +24,8 @@ use core::ptr::NonNull;
 use super::coordinate::Coordinate;
 use super::error::TensorError;
 use super::layout::TensorLayout;
-use super::layouts::{ConstLayout, ShapeOf, ZippedDivide};
-use super::ops::{partition_base, LocalPartition};
+use super::layouts::{ConstLayout, ConstTiler, ShapeOf, ZippedDivide};
+use super::ops::{partition_base, tile_base, LocalPartition, LocalTile};
 use super::TensorMut;
 
 /// Why a partition of `L` by `Thr` cannot be proven disjoint, computed by rustc.
@@ -162,6 +162,58 @@ impl<L: TensorLayout, E> Shard<'_, L, E> {
         debug_assert!(at < self.len);
         // SAFETY: as in `get`; `&mut self` makes this the only reference the shard hands out.
         Some(unsafe { &mut *self.data.as_ptr().add(at) })
+    }
+}
+
+/// Whether the tiles of `T` cover `L`'s coordinates one-to-one (`zipped_divide` of `L`'s index space by `T` is
+/// a bijection onto it): then a tile's elements are elements of `L`, and a tile of a shard stays in its share.
+struct Covers<L, T>(PhantomData<fn() -> (L, T)>);
+
+impl<L: ConstLayout, T: ConstTiler> Covers<L, T> {
+    const EXACTLY: bool = match tensor_layout_core::cute::Layout::column_major(&L::LAYOUT.shape()) {
+        Ok(index) => match index.zipped_divide(&T::TILER) {
+            Ok(z) => z.size() == index.size() && z.is_bijective(),
+            Err(_) => false,
+        },
+        Err(_) => false,
+    };
+}
+
+impl<L: ConstLayout, E> Shard<'_, L, E> {
+    /// [`Tensor::local_tile`](super::Tensor::local_tile) of the shard: a tile of the thread's share, itself a
+    /// shard. The tiler must divide the share's shape (so a tile reaches the share's elements only): otherwise
+    /// a compile error, after monomorphization.
+    ///
+    /// ```
+    /// use tensor_layout::cute::{ByMode, Extent, TensorMut};
+    /// tensor_layout::cute_layout!(A = "(8,8):(8,1)");
+    /// tensor_layout::cute_layout!(Rows = "(2,1):(1,0)"); // two threads: even rows, odd rows
+    /// let mut data = [0u32; 64];
+    /// let mut t = TensorMut::new(A::default(), &mut data)?;
+    /// let mut odd = t.partition::<Rows>()?.nth(1).unwrap(); // rows 1, 3, 5, 7
+    /// odd.local_tile_mut::<ByMode<(Extent<2>, Extent<4>)>, _>((1, 1))?[(0, 0)] = 1; // row 5, column 4
+    /// assert_eq!(data[5 * 8 + 4], 1);
+    /// # Ok::<(), tensor_layout::cute::TensorError>(())
+    /// ```
+    #[inline(always)]
+    pub fn local_tile_mut<T: ConstTiler, C: Coordinate>(
+        &mut self,
+        coord: C,
+    ) -> Result<Shard<'_, LocalTile<L, T>, E>, TensorError> {
+        const {
+            assert!(
+                Covers::<L, T>::EXACTLY,
+                "the tiler does not divide the shard's shape: a tile could reach elements of another thread's share"
+            )
+        };
+        let base = self.base + tile_base::<L, T, C>(coord)?;
+        let layout = LocalTile::<L, T>::default();
+        let needed = base.checked_add(layout.reach()).ok_or(TensorError::Cute(crate::cute::CuteError::Overflow))?;
+        if needed > self.len {
+            return Err(TensorError::StorageTooSmall { needed, storage: self.len });
+        }
+        // The tile's offsets are offsets of this shard's layout (a tile of it), so they stay in its share.
+        Ok(Shard { layout, base, data: self.data, len: self.len, borrow: PhantomData })
     }
 }
 
