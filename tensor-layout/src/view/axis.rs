@@ -136,6 +136,18 @@ impl<L: StaticLayout, const D: usize> Axis<L, D> {
     }
 }
 
+impl<L: StaticLayout, const D: usize> Axis<L, D> {
+    /// The coordinates `0..n` of dimension `D` (at most its size): the valid part of a partial tile.
+    #[inline(always)]
+    pub(crate) fn upto(n: usize) -> Self {
+        let size = const {
+            assert!(D < L::RANK, "the axis is past the layout's rank");
+            L::DIMS[D]
+        };
+        Axis { range: 0..n.min(size), layout: PhantomData }
+    }
+}
+
 impl<L: StaticLayout, const D: usize> Default for Axis<L, D> {
     fn default() -> Self {
         Self::new()

@@ -47,6 +47,8 @@ mod scalar;
 mod tile_layout;
 mod tile_view;
 mod tiles;
+mod typed_tile;
+mod walk;
 
 pub use crate::geometry::Geometry;
 pub use access::Position;
@@ -61,8 +63,10 @@ pub use packed::{PackedView, PackedViewMut, Words};
 pub use partition::Partition;
 pub use runs::{Run, RunPosition, RunPositions, Runs};
 pub use scalar::{AnyWidth, SameWidth, Scalar};
-pub use tile_layout::{InTile, StaticTiles, TileOf};
+pub use tile_layout::{InTile, InTileView, StaticTiles, TileOf, TileViewOf};
 pub use tiles::{Tile, TileMut, Tiles, TilesMut};
+pub use typed_tile::{TileView, TileViewMut};
+pub use walk::{zip_tiles, Parts, TileWalk};
 
 pub(crate) use access::unchecked_offset;
 pub(crate) use padding::{fill_padding_before_writing, padding_ranges};
@@ -151,6 +155,52 @@ pub enum ViewError {
     },
     /// A run position that is not a run of the tile it is used with.
     ForeignRun,
+    /// A dimension number past the rank.
+    DimensionOutOfRange {
+        /// The dimension asked for.
+        dimension: usize,
+        /// The rank.
+        rank: usize,
+    },
+    /// Two views whose tile grids have different numbers of tiles along a dimension ([`zip_tiles`]).
+    GridMismatch {
+        /// The dimension.
+        dimension: usize,
+        /// Tiles along it in the first view.
+        left: usize,
+        /// Tiles along it in the second view.
+        right: usize,
+    },
+    /// Two views whose tiles are stored in different orders ([`zip_tiles`]): the tile grid's dimensions, major to
+    /// minor, each list ended by `u8::MAX`.
+    TileOrder {
+        /// The first view's order.
+        left: [u8; tensor_layout_core::MAX_RANK + 1],
+        /// The second view's order.
+        right: [u8; tensor_layout_core::MAX_RANK + 1],
+    },
+    /// Two tile walks at different tiles, or with different numbers of tiles left ([`zip_tiles`]).
+    WalkPosition {
+        /// The next tile of the first walk.
+        left: usize,
+        /// The next tile of the second walk.
+        right: usize,
+    },
+}
+
+/// `0,1,2` from a tile order ended by `u8::MAX`.
+struct OrderText<'a>(&'a [u8]);
+
+impl fmt::Display for OrderText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, &d) in self.0.iter().take_while(|&&d| d != u8::MAX).enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{d}")?;
+        }
+        Ok(())
+    }
 }
 
 impl fmt::Display for ViewError {
@@ -174,6 +224,22 @@ impl fmt::Display for ViewError {
                 write!(f, "a tile coordinate has {found} entries but the layout has {expected} dimensions")
             }
             ViewError::ForeignRun => f.write_str("the run position belongs to another tile or layout"),
+            ViewError::DimensionOutOfRange { dimension, rank } => {
+                write!(f, "dimension {dimension} is out of range for a layout of rank {rank}")
+            }
+            ViewError::GridMismatch { dimension, left, right } => write!(
+                f,
+                "the two views' tile grids differ along dimension {dimension}: {left} tiles and {right} tiles"
+            ),
+            ViewError::TileOrder { left, right } => write!(
+                f,
+                "the two views' tiles are stored in different orders: `{}` and `{}` (tile dimensions, major to minor)",
+                OrderText(left),
+                OrderText(right)
+            ),
+            ViewError::WalkPosition { left, right } => {
+                write!(f, "the two tile walks are at different tiles: {left} and {right}")
+            }
         }
     }
 }

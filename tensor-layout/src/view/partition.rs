@@ -135,6 +135,14 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
         };
         self.split(rows, tiles / rows, 0)
     }
+
+    /// `n` parts of equally many consecutive tiles (`n` divides the tile count): the bands of
+    /// [`ViewMut::tile_bands`](super::ViewMut::tile_bands).
+    pub(super) fn bands_of(&mut self, n: usize) -> Result<Partition<'_, L, E>, ViewError> {
+        let (total, slots) = region(&self.layout, self.data.len())?;
+        let n = n.max(1);
+        self.split(n, total / slots / n, 0)
+    }
 }
 
 #[cfg(feature = "alloc")]

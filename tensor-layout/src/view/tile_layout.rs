@@ -44,6 +44,26 @@ impl<E: Element, S: Source<E>> Source<E> for InTile<S> {
     };
 }
 
+/// The source of the layout a [`TileView`](super::TileView) indexes with: the layout of one first-level tile
+/// of `S` without the dimensions the tiles do not reach ([`ArrayShape::tile_view_layout`]), so a tile of
+/// `f32[b,512,768]{2,1,0:T(8,128)}` is an 8x128 view.
+///
+/// ```
+/// use tensor_layout::{layout, view::TileViewOf};
+/// assert_eq!(<TileViewOf<layout!(f32[4,20,300]{2,1,0:T(8,128)})>>::TEXT, "f32[8,128]{1,0:T(8,128)}");
+/// assert_eq!(<TileViewOf<layout!(f32[20,300]{1,0:T(8,128)})>>::TEXT, "f32[8,128]{1,0:T(8,128)}");
+/// ```
+pub struct InTileView<S>(crate::__private::Marker<S>);
+
+impl<E: Element, S: Source<E>> Source<E> for InTileView<S> {
+    const SHAPE: ArrayShape = match S::SHAPE.tile_view_layout() {
+        Ok(s) => s,
+        Err(_) => {
+            panic!("this layout has no static tile layout: it is untiled with a dynamic dimension, or has no tile grid")
+        }
+    };
+}
+
 /// A layout whose tiles have a static layout: static layout types, mixed layout types and bound mixed layouts.
 ///
 /// ```
@@ -56,19 +76,59 @@ impl<E: Element, S: Source<E>> Source<E> for InTile<S> {
 pub trait StaticTiles {
     /// The layout of one tile.
     type Tile: StaticLayout + ViewLayout;
+    /// The layout of one tile without the dimensions the tiles do not reach: what a
+    /// [`TileView`](super::TileView) indexes with.
+    type TileView: StaticLayout + ViewLayout;
+    /// The dimensions the tiles reach, in logical order ([`ArrayShape::tile_reach`]): dimension `i` of the tile
+    /// view is dimension `REACH[i]` of the layout.
+    const REACH: &'static [usize];
 }
 
-impl<E: Element, S: Source<E>> StaticTiles for Static<E, S> {
-    type Tile = Static<E, InTile<S>>;
+/// The dimensions the tiles of `S` reach.
+struct Reach<S>(crate::__private::Marker<S>);
+
+impl<S> Reach<S> {
+    const fn of(shape: &ArrayShape) -> ([usize; MAX_RANK], usize) {
+        shape.tile_reach()
+    }
 }
 
-impl<E: Element, S: Source<E>> StaticTiles for Mixed<E, S> {
-    type Tile = Static<E, InTile<S>>;
+macro_rules! static_tiles {
+    ($([$($g:tt)*] $ty:ty),*) => {$(
+        impl<$($g)*> StaticTiles for $ty {
+            type Tile = Static<E, InTile<S>>;
+            type TileView = Static<E, InTileView<S>>;
+            const REACH: &'static [usize] = {
+                let r: &'static ([usize; MAX_RANK], usize) = &Reach::<S>::of_source::<E>();
+                r.0.split_at(r.1).0
+            };
+        }
+    )*};
 }
 
-impl<E: Element, S: Source<E>> StaticTiles for &Bound<Mixed<E, S>> {
-    type Tile = Static<E, InTile<S>>;
+impl<S> Reach<S> {
+    const fn of_source<E: Element>() -> ([usize; MAX_RANK], usize)
+    where
+        S: Source<E>,
+    {
+        Self::of(&S::SHAPE)
+    }
 }
+
+static_tiles!(
+    [E: Element, S: Source<E>] Static<E, S>,
+    [E: Element, S: Source<E>] Mixed<E, S>,
+    [E: Element, S: Source<E>] &Bound<Mixed<E, S>>
+);
+
+/// The static layout a [`TileView`](super::TileView) of `L` indexes with: one tile of `L` without the
+/// dimensions the tiles do not reach.
+///
+/// ```
+/// use tensor_layout::{layout, view::TileViewOf};
+/// assert_eq!(<TileViewOf<layout!(f32[?,512,768]{2,1,0:T(8,128)})>>::DIMS, &[8, 128]);
+/// ```
+pub type TileViewOf<L> = <L as StaticTiles>::TileView;
 
 /// The static layout of one tile of `L`.
 ///

@@ -136,6 +136,11 @@ impl<'a, L: ViewLayout, E: Scalar> Iterator for TilesMut<'a, L, E> {
     }
 }
 
+impl<L: ViewLayout, E: Scalar> ExactSizeIterator for Tiles<'_, L, E> {}
+impl<L: ViewLayout, E: Scalar> ExactSizeIterator for TilesMut<'_, L, E> {}
+impl<L: ViewLayout, E: Scalar> core::iter::FusedIterator for Tiles<'_, L, E> {}
+impl<L: ViewLayout, E: Scalar> core::iter::FusedIterator for TilesMut<'_, L, E> {}
+
 /// One first-level tile of a [`View`]: a box of logical indices (its origin and constant extents), the
 /// contiguous block of storage holding it, and how much of it lies within the array.
 ///
@@ -268,7 +273,23 @@ macro_rules! tile_accessors {
         /// # Ok::<(), Box<dyn std::error::Error>>(())
         /// ```
         pub fn is_partial(&self) -> bool {
-            (0..self.layout.dims().len()).any(|d| self.valid_extent(d) < self.extent(d))
+            if self.layout.tiles_full() {
+                return false;
+            }
+            let valid = self.valid_extents();
+            (0..self.layout.dims().len()).any(|d| valid[d] < self.extent(d))
+        }
+
+        /// [`Self::valid_extent`] along every dimension, the tile's origin computed once.
+        #[inline(always)]
+        pub(super) fn valid_extents(&self) -> [usize; MAX_RANK] {
+            let g = grid(&self.layout);
+            let o = g.tile_origin(self.number);
+            let mut out = [0usize; MAX_RANK];
+            for (d, (v, &size)) in out.iter_mut().zip(self.layout.dims()).enumerate() {
+                *v = g.valid_extent(d, o.as_slice().get(d).copied().unwrap_or(0), size);
+            }
+            out
         }
 
         #[inline(always)]
