@@ -41,6 +41,28 @@ impl Coords {
     }
 }
 
+impl<const N: usize> TryFrom<Coords> for [usize; N] {
+    type Error = ViewError;
+
+    /// The entries as an array, to destructure: `let [b, i, j]: [usize; 3] = tile.coords().try_into()?`; an
+    /// error when the rank is not `N`.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, view::View};
+    /// type T = layout!(f32[2,16,256]{2,1,0:T(8,128)});
+    /// let s = vec![0.0f32; T::STORAGE_ELEMENTS];
+    /// let tile = View::new(T::default(), &s)?.tiles()?.last().unwrap();
+    /// let [b, i, j]: [usize; 3] = tile.coords().try_into()?;
+    /// assert_eq!((b, i, j), (1, 1, 1));
+    /// let two: Result<[usize; 2], _> = tile.coords().try_into();
+    /// assert!(two.is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    fn try_from(c: Coords) -> Result<[usize; N], ViewError> {
+        c.as_slice().try_into().map_err(|_| ViewError::TileRank { expected: c.len as usize, found: N })
+    }
+}
+
 impl Deref for Coords {
     type Target = [usize];
     #[inline(always)]

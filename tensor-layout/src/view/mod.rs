@@ -49,6 +49,7 @@ mod tile_view;
 mod tiles;
 mod typed_tile;
 mod walk;
+mod widen;
 
 pub use crate::geometry::Geometry;
 pub use access::Position;
@@ -67,6 +68,7 @@ pub use tile_layout::{InTile, InTileView, StaticTiles, TileOf, TileViewOf};
 pub use tiles::{Tile, TileMut, Tiles, TilesMut};
 pub use typed_tile::{TileView, TileViewMut};
 pub use walk::{zip_tiles, Parts, TileWalk};
+pub use widen::Widen;
 
 pub(crate) use access::unchecked_offset;
 pub(crate) use padding::{fill_padding_before_writing, padding_ranges};

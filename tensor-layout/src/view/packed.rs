@@ -343,3 +343,29 @@ impl<'a, E: Scalar> Words<'a, E> {
         self.slots.chunks_exact(2).map(|p| p[0].to_scalar_bits() as u32 | (p[1].to_scalar_bits() as u32) << 16)
     }
 }
+
+impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
+    /// The packed 32-bit word that holds the element at logical index `index` (16-bit elements): for bf16 under
+    /// `(8,128)(2,1)`, `word(&[2p, c])` is rows `2p` (low half) and `2p + 1` (high half) of column `c`, the row
+    /// pair a TPU loads together. Errors for an index out of bounds and for elements that are not 16 bits wide.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, view::View};
+    /// use half::bf16;
+    /// type T = layout!(bf16[16,256]{1,0:T(8,128)(2,1)});
+    /// let mut s = vec![bf16::ZERO; T::STORAGE_ELEMENTS];
+    /// let v = View::new(T::default(), &s[..])?;
+    /// let (lo, hi) = (v.offset(&[10, 130])?, v.offset(&[11, 130])?);
+    /// assert_eq!(hi, lo + 1); // rows 10 and 11 pair up
+    /// s[lo] = bf16::ONE;
+    /// s[hi] = bf16::from_f32(2.0);
+    /// assert_eq!(View::new(T::default(), &s[..])?.word(&[10, 130])?, 0x4000_3f80);
+    /// assert_eq!(View::new(T::default(), &s[..])?.word(&[11, 130])?, 0x4000_3f80); // the same word
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn word(&self, index: &[usize]) -> Result<u32, ViewError> {
+        let words = self.words()?;
+        let at = self.offset(index)?;
+        words.get(at / 2).ok_or(ViewError::Layout(IndexError::OffsetOutOfRange { offset: at, storage: self.data.len() }))
+    }
+}

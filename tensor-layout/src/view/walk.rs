@@ -257,3 +257,145 @@ fn order(g: &TileGrid) -> [u8; tensor_layout_core::MAX_RANK + 1] {
     }
     out
 }
+
+#[cfg(feature = "std")]
+mod parallel {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Mutex;
+
+    use super::super::{Scalar, Tile, TileMut, View, ViewError, ViewLayout, ViewMut};
+
+    /// Threads for `requested` (0: as many as run in parallel), never more than `tiles`.
+    fn threads_for(requested: usize, tiles: usize) -> usize {
+        let n = match requested {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
+        };
+        n.clamp(1, tiles.max(1))
+    }
+
+    /// Runs `run(part, stop)` for every part on its own scoped thread and returns the first error any returned.
+    fn first_error<P: Send, Er: Send>(
+        parts: impl Iterator<Item = P>,
+        run: impl Fn(P, &AtomicBool) -> Result<(), Er> + Sync,
+    ) -> Result<(), Er> {
+        let (stop, first) = (AtomicBool::new(false), Mutex::new(None));
+        std::thread::scope(|scope| {
+            for part in parts {
+                let (stop, first, run) = (&stop, &first, &run);
+                scope.spawn(move || {
+                    if let Err(e) = run(part, stop) {
+                        stop.store(true, Ordering::Relaxed);
+                        let mut slot = first.lock().unwrap_or_else(|p| p.into_inner());
+                        slot.get_or_insert(e);
+                    }
+                });
+            }
+        });
+        match first.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
+
+    impl<'a, L: ViewLayout + Send + Sync, E: Scalar + Sync> View<'a, L, E> {
+        /// Calls `f` on every tile, on `threads` scoped threads (0: as many as the machine runs in parallel; never
+        /// more threads than tiles), each reading a range of consecutive tiles ([`View::partition`]). Needs the
+        /// `std` feature.
+        ///
+        /// ```
+        /// use std::sync::atomic::{AtomicUsize, Ordering};
+        /// use tensor_layout::{layout, view::View};
+        /// type T = layout!(f32[64,256]{1,0:T(8,128)});
+        /// let s = vec![1.0f32; T::STORAGE_ELEMENTS];
+        /// let seen = AtomicUsize::new(0);
+        /// View::new(T::default(), &s)?.par_for_each_tile(0, |t| {
+        ///     seen.fetch_add(t.runs().map(|r| r.as_slice().len()).sum(), Ordering::Relaxed);
+        /// })?;
+        /// assert_eq!(seen.into_inner(), 64 * 256);
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        pub fn par_for_each_tile<F>(&self, threads: usize, f: F) -> Result<(), ViewError>
+        where
+            F: Fn(Tile<'a, L, E>) + Sync,
+        {
+            self.try_par_for_each_tile(threads, |t| {
+                f(t);
+                Ok::<(), ViewError>(())
+            })
+        }
+
+        /// [`View::par_for_each_tile`] with a closure that can fail: every thread stops at its next tile once one
+        /// has failed, and the first error is returned (`?` works inside the closure; the error type converts
+        /// from [`ViewError`]).
+        ///
+        /// ```
+        /// use tensor_layout::{layout, view::{View, ViewError}};
+        /// type T = layout!(f32[64,256]{1,0:T(8,128)});
+        /// let mut s = vec![1.0f32; T::STORAGE_ELEMENTS];
+        /// s[5000] = f32::NAN;
+        /// type Error = Box<dyn std::error::Error + Send + Sync>;
+        /// let r = View::new(T::default(), &s)?.try_par_for_each_tile(2, |t| -> Result<(), Error> {
+        ///     match t.slots().iter().any(|x| x.is_nan()) {
+        ///         true => Err(format!("tile {} holds a NaN", t.number()).into()),
+        ///         false => Ok(()),
+        ///     }
+        /// });
+        /// assert_eq!(r.unwrap_err().to_string(), "tile 4 holds a NaN");
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        pub fn try_par_for_each_tile<F, Er>(&self, threads: usize, f: F) -> Result<(), Er>
+        where
+            F: Fn(Tile<'a, L, E>) -> Result<(), Er> + Sync,
+            Er: Send + From<ViewError>,
+        {
+            let tiles = self.tiles()?.len();
+            let parts = self.partition(threads_for(threads, tiles))?;
+            first_error(parts, |part, stop| {
+                for tile in part {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    f(tile)?;
+                }
+                Ok(())
+            })
+        }
+    }
+
+    impl<'a, L: ViewLayout + Send + Sync, E: Scalar + Send> ViewMut<'a, L, E> {
+        /// [`ViewMut::par_for_each_tile`] with a closure that can fail: every thread stops at its next tile once
+        /// one has failed, and the first error is returned.
+        ///
+        /// ```
+        /// use tensor_layout::{layout, view::{ViewError, ViewMut}};
+        /// type T = layout!(f32[64,256]{1,0:T(8,128)});
+        /// let mut s = vec![0.0f32; T::STORAGE_ELEMENTS];
+        /// let r: Result<(), ViewError> = ViewMut::new(T::default(), &mut s)?.try_par_for_each_tile(0, |mut t| {
+        ///     let o = t.origin();
+        ///     t.slots_mut().fill((o[0] + o[1]) as f32);
+        ///     Ok(())
+        /// });
+        /// assert!(r.is_ok());
+        /// assert_eq!(s[1024], 128.0);
+        /// # Ok::<(), Box<dyn std::error::Error>>(())
+        /// ```
+        pub fn try_par_for_each_tile<F, Er>(&mut self, threads: usize, f: F) -> Result<(), Er>
+        where
+            F: Fn(TileMut<'_, L, E>) -> Result<(), Er> + Sync,
+            Er: Send + From<ViewError>,
+        {
+            let tiles = self.tiles_mut()?.len();
+            let parts = self.partition(threads_for(threads, tiles))?;
+            first_error(parts, |part, stop| {
+                for tile in part {
+                    if stop.load(Ordering::Relaxed) {
+                        break;
+                    }
+                    f(tile)?;
+                }
+                Ok(())
+            })
+        }
+    }
+}
