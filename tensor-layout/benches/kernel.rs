@@ -9,10 +9,13 @@
 //! - `kernel/dynamic`: runtime layouts (`Geometry`), tiles read and written run by run.
 //!
 //! Targets: `static / hand_written <= 1.05`, `mixed / static <= 1.10`, `dynamic / static <= 1.5`.
+//! Also `tile_loop/*` and `rmsnorm/*` (issue 20): see `benches/kernels/tiles.rs`.
 //! Run: `cargo bench -p tensor-layout --bench kernel`.
 
 #[path = "../../examples/kernels/matmul.rs"]
 mod matmul;
+#[path = "kernels/tiles.rs"]
+mod tiles;
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use half::bf16;
@@ -121,5 +124,5 @@ fn bench(cr: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench, tiles::bench);
 criterion_main!(benches);

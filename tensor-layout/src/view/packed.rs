@@ -366,6 +366,8 @@ impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
     pub fn word(&self, index: &[usize]) -> Result<u32, ViewError> {
         let words = self.words()?;
         let at = self.offset(index)?;
-        words.get(at / 2).ok_or(ViewError::Layout(IndexError::OffsetOutOfRange { offset: at, storage: self.data.len() }))
+        words
+            .get(at / 2)
+            .ok_or(ViewError::Layout(IndexError::OffsetOutOfRange { offset: at, storage: self.data.len() }))
     }
 }

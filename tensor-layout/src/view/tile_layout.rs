@@ -82,6 +82,25 @@ pub trait StaticTiles {
     /// The dimensions the tiles reach, in logical order ([`ArrayShape::tile_reach`]): dimension `i` of the tile
     /// view is dimension `REACH[i]` of the layout.
     const REACH: &'static [usize];
+    /// Per dimension of the layout, whether every tile lies wholly within the array along it whatever the
+    /// runtime sizes (a static size that the tile extent divides): the valid extent there is a constant.
+    const FULL_ALONG: &'static [bool];
+}
+
+/// Per dimension, whether a static size is a multiple of the tile extent (`?` and `<=N` dimensions: no).
+const fn full_along(shape: &ArrayShape) -> ([bool; MAX_RANK], usize) {
+    let mut out = [false; MAX_RANK];
+    let (extents, rank) = unwrap_all(per_dim(shape, false));
+    let dims = shape.dims();
+    let mut d = 0;
+    while d < rank && d < dims.len() {
+        out[d] = match dims[d] {
+            Dim::Static(n) => extents[d] != 0 && n % extents[d] as u64 == 0,
+            _ => false,
+        };
+        d += 1;
+    }
+    (out, rank)
 }
 
 /// The dimensions the tiles of `S` reach.
@@ -101,6 +120,10 @@ macro_rules! static_tiles {
             const REACH: &'static [usize] = {
                 let r: &'static ([usize; MAX_RANK], usize) = &Reach::<S>::of_source::<E>();
                 r.0.split_at(r.1).0
+            };
+            const FULL_ALONG: &'static [bool] = {
+                let f: &'static ([bool; MAX_RANK], usize) = &full_along(&S::SHAPE);
+                f.0.split_at(f.1).0
             };
         }
     )*};

@@ -83,17 +83,17 @@ pub struct TileViewMut<'a, L, E> {
     valid: [usize; MAX_RANK],
 }
 
-/// The valid extent of a tile along each dimension of its tile view, from its valid extents along every
-/// dimension of the layout (`None`: the layout's tiles are all full).
+/// The valid extent of a tile along each dimension of its tile view: the static extent along dimensions whose
+/// tiles are always full (a constant the compiler sees), else from `all` (the valid extents along every dimension
+/// of the layout, computed only when some dimension needs it).
 #[inline(always)]
-fn valid_of<L: ViewLayout + StaticTiles>(all: Option<[usize; MAX_RANK]>) -> [usize; MAX_RANK] {
+fn valid_of<L: ViewLayout + StaticTiles>(full: bool, all: impl FnOnce() -> [usize; MAX_RANK]) -> [usize; MAX_RANK] {
     let mut out = [0usize; MAX_RANK];
     let dims = <TileViewOf<L> as StaticLayout>::DIMS;
+    let constant = full || L::REACH.iter().all(|&d| L::FULL_ALONG[d]);
+    let all = if constant { [0; MAX_RANK] } else { all() };
     for (i, (o, &d)) in out.iter_mut().zip(L::REACH).enumerate() {
-        *o = match &all {
-            None => dims[i],
-            Some(v) => v[d],
-        };
+        *o = if full || L::FULL_ALONG[d] { dims[i] } else { all[d] };
     }
     out
 }
@@ -232,8 +232,8 @@ impl<'a, L: ViewLayout + StaticTiles, E: Scalar> Tile<'a, L, E> {
         if self.slots.len() != <TileViewOf<L> as StaticLayout>::STORAGE_ELEMENTS {
             return None;
         }
-        let all = if self.layout.tiles_full() { None } else { Some(self.valid_extents()) };
-        Some(TileView { tile: *self, valid: valid_of::<L>(all) })
+        let valid = valid_of::<L>(self.layout.tiles_full(), || self.valid_extents());
+        Some(TileView { tile: *self, valid })
     }
 }
 
@@ -259,8 +259,7 @@ impl<'a, L: ViewLayout + StaticTiles, E: Scalar> TileMut<'a, L, E> {
         if self.slots.len() != <TileViewOf<L> as StaticLayout>::STORAGE_ELEMENTS {
             return None;
         }
-        let all = if self.layout.tiles_full() { None } else { Some(self.valid_extents()) };
-        let valid = valid_of::<L>(all);
+        let valid = valid_of::<L>(self.layout.tiles_full(), || self.valid_extents());
         Some(TileViewMut { tile: TileMut { layout: self.layout, slots: &mut *self.slots, number: self.number }, valid })
     }
 
@@ -281,8 +280,7 @@ impl<'a, L: ViewLayout + StaticTiles, E: Scalar> TileMut<'a, L, E> {
         if self.slots.len() != <TileViewOf<L> as StaticLayout>::STORAGE_ELEMENTS {
             return None;
         }
-        let all = if self.layout.tiles_full() { None } else { Some(self.valid_extents()) };
-        let valid = valid_of::<L>(all);
+        let valid = valid_of::<L>(self.layout.tiles_full(), || self.valid_extents());
         Some(TileViewMut { tile: self, valid })
     }
 }
