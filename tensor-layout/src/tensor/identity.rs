@@ -93,6 +93,7 @@ pub struct Identity<L, const R: usize> {
     layout: L,
     base: usize,
     extents: [usize; R],
+    origin: [usize; R],
 }
 
 impl<A: ConstLayout, const R: usize> Identity<IndexOf<A>, R> {
@@ -107,7 +108,7 @@ impl<A: ConstLayout, const R: usize> Identity<IndexOf<A>, R> {
     /// ```
     #[inline(always)]
     pub fn new() -> Self {
-        Identity { layout: IndexOf::default(), base: 0, extents: const { Extents::<A, R>::EXTENTS } }
+        Identity { layout: IndexOf::default(), base: 0, extents: const { Extents::<A, R>::EXTENTS }, origin: [0; R] }
     }
 }
 
@@ -118,6 +119,21 @@ impl<A: ConstLayout, const R: usize> Default for Identity<IndexOf<A>, R> {
 }
 
 impl<L: TensorLayout, const R: usize> Identity<L, R> {
+    /// The same coordinates moved by `origin`: the identity of a tile of a larger array whose first element is
+    /// at `origin` (what [`Tile::identity`](crate::view::Tile::identity) gives).
+    ///
+    /// ```
+    /// use tensor_layout::cute::{Identity, IndexOf};
+    /// tensor_layout::cute_layout!(Tile = "(8,128):(128,1)");
+    /// let id = Identity::<IndexOf<Tile>, 2>::new().with_origin([32, 256]);
+    /// assert_eq!(id.coord((5, 3)), Some([37, 259]));
+    /// assert!(!id.contains((5, 3), [37, 4096]));
+    /// ```
+    #[inline(always)]
+    pub fn with_origin(self, origin: [usize; R]) -> Self {
+        Identity { origin, ..self }
+    }
+
     /// The number of coordinates.
     ///
     /// ```
@@ -152,6 +168,9 @@ impl<L: TensorLayout, const R: usize> Identity<L, R> {
         }
         if R > 0 {
             out[0] = index;
+        }
+        for (o, &x) in out.iter_mut().zip(self.origin.iter()) {
+            *o += x;
         }
         Some(out)
     }
@@ -192,7 +211,7 @@ impl<L: ConstLayout, const R: usize> Identity<L, R> {
         coord: C,
     ) -> Result<Identity<LocalTile<L, T>, R>, TensorError> {
         let base = self.base + tile_base::<L, T, C>(coord)?;
-        Ok(Identity { layout: LocalTile::<L, T>::default(), base, extents: self.extents })
+        Ok(Identity { layout: LocalTile::<L, T>::default(), base, extents: self.extents, origin: self.origin })
     }
 
     /// The coordinates of thread `thread`'s share ([`Tensor::local_partition`](super::Tensor::local_partition)).
@@ -211,7 +230,7 @@ impl<L: ConstLayout, const R: usize> Identity<L, R> {
         thread: usize,
     ) -> Result<Identity<LocalPartition<L, Thr>, R>, TensorError> {
         let base = self.base + partition_base::<L, Thr>(thread)?;
-        Ok(Identity { layout: LocalPartition::<L, Thr>::default(), base, extents: self.extents })
+        Ok(Identity { layout: LocalPartition::<L, Thr>::default(), base, extents: self.extents, origin: self.origin })
     }
 
     /// The coordinates left when top-level mode `M` is fixed at `index`.
@@ -226,6 +245,6 @@ impl<L: ConstLayout, const R: usize> Identity<L, R> {
     #[inline(always)]
     pub fn slice_mode<const M: usize>(&self, index: usize) -> Result<Identity<Sliced<L, M>, R>, TensorError> {
         let base = self.base + slice_base::<L, M>(index)?;
-        Ok(Identity { layout: Sliced::<L, M>::default(), base, extents: self.extents })
+        Ok(Identity { layout: Sliced::<L, M>::default(), base, extents: self.extents, origin: self.origin })
     }
 }

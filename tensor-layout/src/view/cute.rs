@@ -19,8 +19,9 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::{Scalar, View, ViewLayout, ViewMut};
-use crate::cute::{FromXla, Layout, Tensor, TensorError, TensorMut};
+use super::tile_layout::{StaticTiles, TileViewOf};
+use super::{Scalar, Tile, TileMut, View, ViewLayout, ViewMut};
+use crate::cute::{FromXla, Identity, IndexOf, Layout, Tensor, TensorError, TensorMut};
 use crate::element::Element;
 use crate::typed::Source;
 use crate::Static;
@@ -109,5 +110,105 @@ impl<'a, E2: Element, S: Source<E2>, E: Scalar> ViewMut<'a, Static<E2, S>, E> {
             Ok(t) => t,
             Err(_) => unreachable!("a view holds its layout's storage"),
         }
+    }
+}
+
+/// The origin of a tile along the dimensions its tile view keeps.
+#[inline(always)]
+fn view_origin<L: StaticTiles, const R: usize>(origin: &[usize]) -> [usize; R] {
+    const { assert!(R == <TileViewOf<L> as crate::StaticLayout>::RANK, "one coordinate per dimension of the tile view") };
+    let mut out = [0; R];
+    for (o, &d) in out.iter_mut().zip(L::REACH) {
+        *o = origin.get(d).copied().unwrap_or(0);
+    }
+    out
+}
+
+impl<'a, L: ViewLayout + StaticTiles, E: Scalar> Tile<'a, L, E> {
+    /// The tile as a CuTe tensor with the static CuTe layout of its tile view ([`TileViewOf<L>`]): the whole
+    /// tile, padding slots of a partial tile included. Predicate its elements with [`Tile::identity`]. `None`
+    /// when the tile's storage is not one tile of that layout (never for the tiles of a view).
+    ///
+    /// ```
+    /// use tensor_layout::{layout, view::View};
+    /// type A = layout!(f32[?,256]{1,0:T(8,128)});
+    /// let a = A::bind(&[37])?;
+    /// let s: Vec<f32> = (0..a.storage_elements()?).map(|i| (i % 7) as f32).collect(); // sums exact in f32
+    /// let v = View::new(&a, &s)?;
+    /// let mut sum = 0.0;
+    /// for tile in v.tiles()? {
+    ///     let (t, id) = (tile.tensor().unwrap(), tile.identity::<2>());
+    ///     for i in 0..t.size() {
+    ///         if id.contains(i, [37, 256]) {
+    ///             sum += t[i];
+    ///         }
+    ///     }
+    /// }
+    /// let want: f32 = (0..37).flat_map(|r| (0..256).map(move |c| (r, c))).map(|(r, c)| *v.get(&[r, c]).unwrap()).sum();
+    /// assert_eq!(sum, want);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline(always)]
+    pub fn tensor(&self) -> Option<Tensor<'a, FromXla<TileViewOf<L>>, E>> {
+        Tensor::new(FromXla::default(), self.slots).ok()
+    }
+
+    /// The coordinates of the tile's elements in the layout's dimensions (those the tile view keeps, `R` of
+    /// them), as an identity tensor of the tile's shape moved to its origin: [`Tile::tensor`]'s element `c` is
+    /// the layout's element at `identity.coord(c)`, and `identity.contains(c, dims)` is the predicate of a
+    /// partial tile.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, view::View};
+    /// type A = layout!(f32[20,300]{1,0:T(8,128)});
+    /// let s = vec![0.0f32; A::STORAGE_ELEMENTS];
+    /// let id = View::new(A::default(), &s)?.tile(&[2, 1])?.identity::<2>();
+    /// assert_eq!(id.coord((3, 5)), Some([19, 133]));
+    /// assert!(!id.contains((4, 0), [20, 300]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline(always)]
+    pub fn identity<const R: usize>(&self) -> Identity<IndexOf<FromXla<TileViewOf<L>>>, R> {
+        Identity::new().with_origin(view_origin::<L, R>(&self.origin()))
+    }
+}
+
+impl<'a, L: ViewLayout + StaticTiles, E: Scalar> TileMut<'a, L, E> {
+    /// The tile as a mutable CuTe tensor ([`Tile::tensor`]), consuming the tile.
+    ///
+    /// ```
+    /// use tensor_layout::{layout, view::ViewMut};
+    /// type A = layout!(f32[10,128]{1,0:T(8,128)});
+    /// let mut s = vec![0.0f32; A::STORAGE_ELEMENTS];
+    /// for tile in ViewMut::new(A::default(), &mut s)?.tiles_mut()? {
+    ///     let id = tile.identity::<2>();
+    ///     let mut t = tile.into_tensor().unwrap();
+    ///     for i in 0..t.size() {
+    ///         if id.contains(i, [10, 128]) {
+    ///             t[i] = 1.0;
+    ///         }
+    ///     }
+    /// }
+    /// assert_eq!(s.iter().sum::<f32>(), 1280.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline(always)]
+    pub fn into_tensor(self) -> Option<TensorMut<'a, FromXla<TileViewOf<L>>, E>> {
+        TensorMut::new(FromXla::default(), self.slots).ok()
+    }
+
+    /// The coordinates of the tile's elements; see [`Tile::identity`].
+    ///
+    /// ```
+    /// use tensor_layout::{layout, view::ViewMut};
+    /// type A = layout!(f32[10,128]{1,0:T(8,128)});
+    /// let mut s = vec![0.0f32; A::STORAGE_ELEMENTS];
+    /// let mut v = ViewMut::new(A::default(), &mut s)?;
+    /// assert_eq!(v.tile_mut(&[1, 0])?.identity::<2>().coord(0), Some([8, 0]));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[inline(always)]
+    pub fn identity<const R: usize>(&self) -> Identity<IndexOf<FromXla<TileViewOf<L>>>, R> {
+        Identity::new().with_origin(view_origin::<L, R>(&self.origin()))
     }
 }
