@@ -35,7 +35,7 @@ type XlaTile = ByMode<(Extent<8>, Extent<128>)>;
 #[inline(never)]
 fn transpose_cute(src: &[f32], dst: &mut [f32]) {
     let s = Tensor::new(Source::default(), src).expect("the source holds the layout");
-    let mut d = TensorMut::new(Transposed::default(), dst).expect("the destination holds the layout");
+    let mut d = TensorMut::new(Transposed, dst).expect("the destination holds the layout");
     for tm in 0..8 {
         for tn in 0..4 {
             let a = s.local_tile::<XlaTile, _>((tm, tn)).expect("tile in the grid");
@@ -84,9 +84,9 @@ type CBlock = ByMode<(Extent<BM>, Extent<BN>)>;
 
 #[inline(never)]
 fn matmul_cute(a: &[f32], b: &[f32], c: &mut [f32]) {
-    let a = Tensor::new(Matrix::default(), a).expect("A holds the layout");
-    let b = Tensor::new(Matrix::default(), b).expect("B holds the layout");
-    let mut c = TensorMut::new(Matrix::default(), c).expect("C holds the layout");
+    let a = Tensor::new(Matrix, a).expect("A holds the layout");
+    let b = Tensor::new(Matrix, b).expect("B holds the layout");
+    let mut c = TensorMut::new(Matrix, c).expect("C holds the layout");
     let shards = c.partition::<Threads>().expect("two threads, disjoint rows");
     std::thread::scope(|s| {
         for (t, mut mine) in shards.enumerate() {
