@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 use tensor_layout::cute::{
-    self, ByMode, ConstLayout, Extent, FromXla, Identity, IndexOf, Layout, Tensor, TensorError, TensorLayout, TensorMut,
+    self, ByMode, ConstLayout, Extent, Identity, IndexOf, Layout, Tensor, TensorError, TensorLayout, TensorMut,
 };
 use tensor_layout::layout;
 
@@ -257,9 +257,9 @@ fn a_partial_tile_kernel_written_once_with_predicates() {
 
 #[test]
 fn tensors_refuse_storage_they_do_not_have() {
-    let e = Tensor::new(RowMajor::default(), &[0u8; 511]).unwrap_err();
+    let e = Tensor::new(RowMajor, &[0u8; 511]).unwrap_err();
     assert_eq!(e, TensorError::StorageTooSmall { needed: 512, storage: 511 });
-    assert_eq!(RowMajor::default().reach(), 512);
+    assert_eq!(RowMajor.reach(), 512);
     let mut small = [0u8; 100];
     assert!(TensorMut::new(cute::layout("(4,8):(8,1)"), &mut small[..31]).is_err());
 }
