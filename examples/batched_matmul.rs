@@ -96,9 +96,7 @@ fn run(batch: usize) -> Result<usize, Box<dyn std::error::Error>> {
     for b in 0..batch {
         for i in (0..M).step_by(16) {
             for n in 0..N {
-                let want: f32 = (0..K)
-                    .map(|k| value(b * 31 + i * 5 + k).to_f32() * value(k * 3 + n).to_f32())
-                    .sum();
+                let want: f32 = (0..K).map(|k| value(b * 31 + i * 5 + k).to_f32() * value(k * 3 + n).to_f32()).sum();
                 let got = *c.get(&[b, i, n])?;
                 if got != want {
                     if mismatches < 5 {

@@ -44,7 +44,7 @@
 //! const R: Layout = cute::composition(&cute::layout("(3,4):(0,3)"), &cute::tiler("8:1"));
 //! ```
 
-use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT as MAX_SHAPE_TEXT};
+use tensor_layout_core::print::TextBuf;
 
 pub use tensor_layout_core::cute::{
     CuteError, Expected, IntTuple, Layout, Limit, Mode, Part, Swizzle, SwizzledLayout, Tiler, XlaReason, MAX_DEPTH,
@@ -389,26 +389,5 @@ pub const fn swizzle(bits: u32, base: u32, shift: i32) -> Swizzle {
 /// ```
 #[track_caller]
 pub const fn from_xla<L: StaticLayout>() -> Layout {
-    match Layout::from_xla(&L::SHAPE) {
-        Ok(l) => l,
-        Err(e) => {
-            let mut b = TextBuf::<{ MAX_SHAPE_TEXT + 512 }>::new();
-            match e {
-                CuteError::FromXla(reason) => {
-                    b.push_str("no CuTe layout has the offsets of `");
-                    write_array(&mut b, L::SHAPE.as_parsed());
-                    b.push_str("`: ");
-                    reason.write_message(&mut b);
-                }
-                other => {
-                    b.push_str("cannot convert `");
-                    write_array(&mut b, L::SHAPE.as_parsed());
-                    b.push_str("` to a CuTe layout: ");
-                    other.write_message(&mut b);
-                }
-            }
-            let msg = b.as_str();
-            panic!("{}", msg)
-        }
-    }
+    crate::tensor::xla_layout::<L>()
 }

@@ -11,6 +11,10 @@ pub use tensor_layout_macros::{
     offset as offset_impl,
 };
 
+pub use crate::cute::layout as cute_text;
+pub use crate::tensor::ConstLayout;
+pub use tensor_layout_core::cute::Layout as CuteLayout;
+
 use crate::typed::fail;
 use crate::StaticLayout;
 

@@ -214,7 +214,16 @@ pub trait ConstSwizzle: Copy + Default + 'static {
 pub struct Swz<const B: u32, const M: u32, const S: i32>;
 
 impl<const B: u32, const M: u32, const S: i32> ConstSwizzle for Swz<B, M, S> {
-    const SWIZZLE: Swizzle = crate::cute::swizzle(B, M, S);
+    const SWIZZLE: Swizzle = match Swizzle::new(B, M, S) {
+        Ok(s) => s,
+        Err(e) => {
+            let mut b = tensor_layout_core::print::TextBuf::<256>::new();
+            b.push_str("invalid swizzle: ");
+            e.write_message(&mut b);
+            let msg = b.as_str();
+            panic!("{}", msg)
+        }
+    };
 }
 
 /// A static layout composed with a static swizzle (CuTe's `composition(Swizzle, Layout)`): offset

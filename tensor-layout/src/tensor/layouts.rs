@@ -16,7 +16,8 @@ use core::marker::PhantomData;
 
 use tensor_layout_core::cute::{CuteError, Layout, Tiler};
 
-use crate::cute as algebra;
+use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT as MAX_SHAPE_TEXT};
+
 use crate::StaticLayout;
 
 /// A CuTe layout known at compile time, as a zero-sized type: its [`Layout`] is the constant `LAYOUT`, so the
@@ -79,16 +80,16 @@ impl<L: ConstLayout> ConstTiler for L {
 #[macro_export]
 macro_rules! cute_layout {
     ($(#[$meta:meta])* $vis:vis $name:ident = $text:literal) => {
-        $crate::cute_layout!($(#[$meta])* $vis $name = $crate::cute::layout($text));
+        $crate::cute_layout!($(#[$meta])* $vis $name = $crate::__private::cute_text($text));
     };
     ($(#[$meta:meta])* $vis:vis $name:ident = $layout:expr) => {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         $vis struct $name;
-        impl $crate::cute::ConstLayout for $name {
-            const LAYOUT: $crate::cute::Layout = $layout;
+        impl $crate::__private::ConstLayout for $name {
+            const LAYOUT: $crate::__private::CuteLayout = $layout;
         }
-        const _: $crate::cute::Layout = <$name as $crate::cute::ConstLayout>::LAYOUT;
+        const _: $crate::__private::CuteLayout = <$name as $crate::__private::ConstLayout>::LAYOUT;
     };
 }
 
@@ -356,7 +357,34 @@ impl<A: ConstLayout> ConstLayout for LeftInverse<A> {
 pub struct FromXla<X>(PhantomData<fn() -> X>);
 zero_sized!(FromXla<X>);
 impl<X: StaticLayout> ConstLayout for FromXla<X> {
-    const LAYOUT: Layout = algebra::from_xla::<X>();
+    const LAYOUT: Layout = xla_layout::<X>();
+}
+
+/// The CuTe layout of a static XLA layout, or a compile error saying why there is none (`cute::from_xla`).
+#[track_caller]
+pub(crate) const fn xla_layout<L: StaticLayout>() -> Layout {
+    match Layout::from_xla(&L::SHAPE) {
+        Ok(l) => l,
+        Err(e) => {
+            let mut b = TextBuf::<{ MAX_SHAPE_TEXT + 512 }>::new();
+            match e {
+                CuteError::FromXla(reason) => {
+                    b.push_str("no CuTe layout has the offsets of `");
+                    write_array(&mut b, L::SHAPE.as_parsed());
+                    b.push_str("`: ");
+                    reason.write_message(&mut b);
+                }
+                other => {
+                    b.push_str("cannot convert `");
+                    write_array(&mut b, L::SHAPE.as_parsed());
+                    b.push_str("` to a CuTe layout: ");
+                    other.write_message(&mut b);
+                }
+            }
+            let msg = b.as_str();
+            panic!("{}", msg)
+        }
+    }
 }
 
 /// The extent `N` with stride 1 (`N:1`): the by-mode tilers `local_tile` takes are tuples of them.

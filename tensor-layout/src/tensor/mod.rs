@@ -52,6 +52,7 @@ pub use coordinate::{Coordinate, Values, MAX_COORDINATE};
 pub use error::TensorError;
 pub use identity::{Identity, IndexOf};
 pub use layout::{ConstSwizzle, Swizzled, Swz, TensorLayout};
+pub(crate) use layouts::xla_layout;
 pub use layouts::{
     BlockedProduct, ByMode, Coalesce, Complement, Composition, ConstLayout, ConstTiler, Extent, FromXla, Layouts,
     LeftInverse, LogicalDivide, LogicalProduct, MakeLayout, ModeOf, RakedProduct, RightInverse, ShapeOf, Sliced,
@@ -100,7 +101,8 @@ pub struct TensorMut<'a, L, E> {
 /// Checks that `base + layout` stays inside `len` elements.
 #[inline]
 fn fits<L: TensorLayout>(layout: &L, base: usize, len: usize) -> Result<(), TensorError> {
-    let needed = base.checked_add(layout.reach()).ok_or(TensorError::Cute(crate::cute::CuteError::Overflow))?;
+    let needed =
+        base.checked_add(layout.reach()).ok_or(TensorError::Cute(tensor_layout_core::cute::CuteError::Overflow))?;
     if needed > len {
         return Err(TensorError::StorageTooSmall { needed, storage: len });
     }

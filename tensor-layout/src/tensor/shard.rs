@@ -208,7 +208,8 @@ impl<L: ConstLayout, E> Shard<'_, L, E> {
         };
         let base = self.base + tile_base::<L, T, C>(coord)?;
         let layout = LocalTile::<L, T>::default();
-        let needed = base.checked_add(layout.reach()).ok_or(TensorError::Cute(crate::cute::CuteError::Overflow))?;
+        let needed =
+            base.checked_add(layout.reach()).ok_or(TensorError::Cute(tensor_layout_core::cute::CuteError::Overflow))?;
         if needed > self.len {
             return Err(TensorError::StorageTooSmall { needed, storage: self.len });
         }
@@ -337,7 +338,10 @@ impl<'a, L: ConstLayout, E> TensorMut<'a, L, E> {
             }
         };
         let p = <ZippedDivide<L, ShapeOf<Thr>> as ConstLayout>::LAYOUT;
-        let needed = self.base.checked_add(p.cosize()).ok_or(TensorError::Cute(crate::cute::CuteError::Overflow))?;
+        let needed = self
+            .base
+            .checked_add(p.cosize())
+            .ok_or(TensorError::Cute(tensor_layout_core::cute::CuteError::Overflow))?;
         if needed > self.data.len() {
             return Err(TensorError::StorageTooSmall { needed, storage: self.data.len() });
         }
