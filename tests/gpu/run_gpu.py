@@ -338,11 +338,6 @@ def main():
     missing = sorted({k.name for k in K.KERNELS} ^ set(TESTS))
     if missing:
         sys.exit(f"run_gpu.py: kernels.py and TESTS differ in {missing}: every listed kernel needs a launch here")
-    try:
-        import numpy as np
-    except ImportError:
-        print("run_gpu.py: numpy is not installed: no kernel launched")
-        return 0
     if not args.host:
         try:
             import cupy as cp
@@ -353,6 +348,11 @@ def main():
         if count == 0:
             print("run_gpu.py: no GPU here: no kernel launched")
             return 0
+    try:
+        import numpy as np
+    except ImportError:
+        print("run_gpu.py: numpy is not installed: no kernel launched")
+        return 0
     if not os.path.exists(args.ptx):
         sys.exit(f"run_gpu.py: no PTX at {args.ptx}: build it with `python3 tests/gpu/check_ptx.py`")
     module = P.Module(open(args.ptx).read())
