@@ -63,7 +63,8 @@ class Module:
         self.spans = {}  # name -> (start, end) offsets of the definition in text
         for m in re.finditer(r"^\.extern \.func\s*(\([^)]*\)\s*)?(\w+)[^;]*;", text, re.M | re.S):
             self.externs[m.group(2)] = m.group(0)
-        header = re.compile(r"^(?:\.visible |\.weak )?\.(entry|func)\s+(?:\([^)]*\)\s*)?(\w+)\s*\(([^)]*)\)", re.M | re.S)
+        header = re.compile(
+            r"^(?:\.visible |\.weak )?\.(entry|func)\s+(?:\([^)]*\)\s*)?(\w+)\s*\(([^)]*)\)", re.M | re.S)
         for m in header.finditer(text):
             kind, name, params = m.group(1), m.group(2), m.group(3)
             # A definition has a body; a declaration ends with `;` before any `{`.

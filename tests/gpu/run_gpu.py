@@ -131,10 +131,11 @@ class Runner:
         """Checks the arguments against the kernel's PTX parameters, then launches."""
         kinds = self.params[name]
         if len(kinds) != len(args):
-            raise RuntimeError(f"{name} takes {len(kinds)} parameters ({' '.join(kinds)}), the launch passes {len(args)}")
+            raise RuntimeError(
+                f"{name} takes {len(kinds)} parameters ({' '.join(kinds)}), the launch passes {len(args)}")
         for k, a in zip(kinds, args):
-            scalar = isinstance(a, self.np.generic)
-            if (k == ".u64" and scalar) or (k == ".u32" and not isinstance(a, self.np.uint32)) or k not in (".u64", ".u32"):
+            pointer_ok = k == ".u64" and not isinstance(a, self.np.generic)
+            if not (pointer_ok or (k == ".u32" and isinstance(a, self.np.uint32))):
                 raise RuntimeError(f"{name}: parameter of PTX type {k} given {type(a).__name__}")
         if not (0 < block <= 1024 and 0 < grid < 2**31):
             raise RuntimeError(f"{name}: launch of {grid} blocks of {block} threads")
@@ -179,7 +180,8 @@ def samples(r, dims, n, out_of_bounds):
     if out_of_bounds:
         rows = r.rng.choice(n, n // 10, replace=False)
         dims_hit = r.rng.integers(0, len(dims), rows.size)
-        past = np.where(r.rng.random(rows.size) < 0.1, U32_MAX, np.array(dims)[dims_hit] + r.rng.integers(0, 1000, rows.size))
+        just_past = np.array(dims)[dims_hit] + r.rng.integers(0, 1000, rows.size)
+        past = np.where(r.rng.random(rows.size) < 0.1, U32_MAX, just_past)
         idx[rows, dims_hit] = past
         valid[rows] = False
     return idx.astype(np.uint32), valid
@@ -198,7 +200,8 @@ def offsets_checked(r):
     offs, vals = b.full(n, 0xAAAAAAAA, np.uint32), b.full(n, 0xAAAA, np.uint16)
     ms = b.time_ms(lambda: r.launch("offsets_checked", (n + 255) // 256, 256, d_data, d_idx, r.u32(n), offs, vals))
     got = np.concatenate([b.host(offs), b.host(vals).astype(np.uint32)])
-    r.compare("offsets_checked", got, np.concatenate([want_off, want_val]), ms, f", {int((~valid).sum())} out of bounds")
+    outside = f", {int((~valid).sum())} out of bounds"
+    r.compare("offsets_checked", got, np.concatenate([want_off, want_val]), ms, outside)
 
 
 def offsets_plan(r):
@@ -233,7 +236,8 @@ def relayout(r, name, src, want):
     copy_ms = b.time_ms(lambda: b.copy(d_copy, d_src))
     ms = b.time_ms(lambda: r.launch(name, n // 256, 256, d_src, d_dst))
     gb = lambda t: 2 * n * 2 / t / 1e6  # noqa: E731 (bytes read and written per second, GB/s)
-    r.compare(name, b.host(d_dst), want, ms, f", {gb(ms):.0f} GB/s = {copy_ms / ms:.2f} x a copy ({gb(copy_ms):.0f} GB/s)")
+    speed = f", {gb(ms):.1f} GB/s = {copy_ms / ms:.2f} x a copy ({gb(copy_ms):.1f} GB/s)"
+    r.compare(name, b.host(d_dst), want, ms, speed)
 
 
 def relayout_to_tiled(r):
