@@ -515,6 +515,7 @@ impl DigitPlan {
     /// let plan = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().digit_plan().unwrap();
     /// assert_eq!(plan.dimension_offset(0, 2) + plan.dimension_offset(1, 3), 17); // spec §4
     /// ```
+    #[inline]
     pub const fn dimension_offset(&self, d: usize, e: usize) -> usize {
         let mut sum: usize = 0;
         let mut i = 0;
@@ -535,6 +536,7 @@ impl DigitPlan {
     /// let plan = ArrayShape::parse("f32[4,8]{1,0:T(2,4)(2,1)}").unwrap().digit_plan().unwrap();
     /// assert_eq!(plan.offset(&[2, 0]), 16);
     /// ```
+    #[inline]
     pub const fn offset(&self, index: &[usize]) -> usize {
         let mut sum: usize = 0;
         let mut d = 0;

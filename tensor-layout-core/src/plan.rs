@@ -226,11 +226,19 @@ impl OffsetPlan {
     /// ```
     #[inline(always)]
     pub const fn offset(&self, index: &[usize]) -> usize {
+        // One loop over all terms (not one per dimension): for a constant plan the compiler unrolls it fully and
+        // folds every term, where a loop nest three deep stayed a loop over the plan's bytes.
+        let rank = self.rank as usize;
+        let count = if rank < self.first.len() { self.first[rank] as usize } else { 0 };
         let mut sum: usize = 0;
-        let mut d = 0;
-        while d < index.len() && d < self.rank as usize {
-            sum = sum.wrapping_add(self.dimension_offset(d, index[d]));
-            d += 1;
+        let mut i = 0;
+        while i < count && i < MAX_PHYSICAL_RANK {
+            let term = &self.terms[i];
+            let d = term.dim as usize;
+            if d < index.len() {
+                sum = sum.wrapping_add(term.stride.wrapping_mul(self.coordinate(term, index[d])));
+            }
+            i += 1;
         }
         sum
     }

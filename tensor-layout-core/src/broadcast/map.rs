@@ -88,6 +88,7 @@ impl OperandMap {
     /// let shape = |s| ArrayShape::parse(s).unwrap();
     /// assert_eq!(OperandMap::new(&shape("f32[]"), &shape("f32[2,3]"), None).unwrap().rank(), 0);
     /// ```
+    #[inline]
     pub const fn rank(&self) -> usize {
         self.rank as usize
     }
@@ -101,6 +102,7 @@ impl OperandMap {
     /// let m = OperandMap::new(&shape("f32[4]"), &shape("f32[4,2]"), Some(&[0])).unwrap();
     /// assert_eq!(m.follows(0), Some(0));
     /// ```
+    #[inline]
     pub const fn follows(&self, k: usize) -> Option<usize> {
         if k < self.rank as usize && self.follows[k] != NONE {
             Some(self.follows[k] as usize)
@@ -117,6 +119,7 @@ impl OperandMap {
     /// let m = OperandMap::new(&shape("f32[1,2]"), &shape("f32[4,3,2]"), Some(&[1, 2])).unwrap();
     /// assert_eq!(m.operand_index(&[3, 2, 1]).as_slice(), &[0, 1]);
     /// ```
+    #[inline]
     pub const fn operand_index(&self, output: &[usize]) -> Index {
         let mut values = [0usize; MAX_RANK];
         let mut k = 0;

@@ -29,6 +29,7 @@ impl Index {
     /// use tensor_layout_core::Index;
     /// assert!(Index::new(&[0; 17]).is_none());
     /// ```
+    #[inline]
     pub const fn new(values: &[usize]) -> Option<Index> {
         if values.len() > MAX_RANK {
             return None;

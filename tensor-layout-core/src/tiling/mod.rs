@@ -110,7 +110,9 @@ pub(crate) mod chain {
         d as u64 + 1
     }
 
-    /// The operation and tile entry of level `level`.
+    /// The operation and tile entry of level `level`. Evaluated per element by offset plans (in other crates'
+    /// kernels too): `#[inline]` so that it folds into them.
+    #[inline]
     pub(crate) const fn step(c: u64, level: usize) -> (u64, usize) {
         let bits = c >> (6 + 6 * level);
         (bits & 3, ((bits >> 2) & 15) as usize)
