@@ -19,14 +19,6 @@ class Kernel:
     pending: str = ""
 
 
-# Core's CuTe functions are not `#[inline]` yet (issue 18 item 4, a change beside this one): they stay `.extern`
-# calls, whose results come back through local memory. With every function of tensor-layout-core/src/cute
-# `#[inline]`, `Layout::offset` and `SwizzledLayout::offset` fold (tried); `crd2idx` of a runtime `IntTuple` does
-# not: it recurses (`cute::coord::crd`), keeps the tuple in local memory, divides by sizes it no longer sees as
-# constants and keeps panic paths. That one needs static CuTe layouts (issue 18 item 1).
-CUTE_INLINE = "core's CuTe offsets are not #[inline] yet (issue 18 item 4)"
-CUTE_RUNTIME_TUPLE = "crd2idx of a runtime IntTuple recurses and divides (issue 18 items 1 and 4)"
-
 KERNELS = [
     Kernel("offsets_checked", "offsets"),
     Kernel("offsets_plan", "offsets"),
@@ -34,9 +26,11 @@ KERNELS = [
     Kernel("relayout_from_tiled", "relayout"),
     Kernel("tiles_transpose", "tiles"),
     Kernel("tiles_copy_partial", "tiles"),
-    Kernel("cute_from_xla", "cute", pending=CUTE_INLINE),
-    Kernel("cute_crd2idx", "cute", pending=CUTE_RUNTIME_TUPLE),
-    Kernel("cute_swizzle", "cute", pending=CUTE_INLINE),
+    Kernel("cute_from_xla", "cute"),
+    Kernel("cute_crd2idx", "cute"),
+    Kernel("cute_swizzle", "cute"),
+    Kernel("cute_tensor_transpose", "cute"),
+    Kernel("cute_partial_predicated", "cute"),
 ]
 
 # The deliberately bad kernels of src/bad.rs (feature `bad-kernels`) and the check each must fail: check_ptx.py

@@ -170,6 +170,7 @@ COLUMNS = ([1000, 1000], [0, 1], [])
 PAIRS = ([16, 256], [1, 0], [(8, 128), (2, 1)])
 NESTED = "((3,4),(8,5)):((5,120),(15,1))"
 SWIZZLED = ((3, 3, 3), "(8,64):(64,1)")
+PADDED = ([40, 256], [1, 0], [(8, 128)])
 
 
 def samples(r, dims, n, out_of_bounds):
@@ -313,9 +314,36 @@ def cute_swizzle(r):
     r.compare("cute_swizzle", b.host(out), want, ms)
 
 
+def cute_tensor_transpose(r):
+    """`Wide` into `f32[2048,1024]` row-major, through static CuTe tensors: block per tile, 128 threads."""
+    tiled_copy(r, "cute_tensor_transpose", WIDE, ([2048, 1024], [1, 0], []), transpose=True)
+
+
+def cute_partial_predicated(r):
+    """`x = 2x + 1` on the first `rows` rows of `Padded` (storage for 40), for 0, 1, 37 and 40 rows: every other
+    slot keeps its value."""
+    np, b, R = r.np, r.b, r.R
+    layout = PADDED
+    slots = R.storage(*layout)
+    for rows in [0, 1, 37, 40]:
+        src = r.rng.integers(0, 1 << 20, slots).astype(np.float32)
+        want = src.copy()
+        if rows:
+            i, j = R.row_major_index((rows, 256), np.arange(rows * 256, dtype=np.int64))
+            at = R.xla_offsets(*layout, [i, j])[0]
+            want[at] = 2 * src[at] + 1
+        d = b.array(src)
+        start = time.perf_counter()  # one launch: the kernel updates `d` in place
+        r.launch("cute_partial_predicated", 10, 128, d, r.u32(rows))
+        got = b.host(d)
+        ms = (time.perf_counter() - start) * 1e3
+        r.compare("cute_partial_predicated", got.view(np.uint32), want.view(np.uint32), ms, f", {rows} rows")
+
+
 # Each kernel's launch and reference, by name: every kernel of kernels.py has one.
 TESTS = {f.__name__: f for f in [offsets_checked, offsets_plan, relayout_to_tiled, relayout_from_tiled,
-                                 tiles_transpose, tiles_copy_partial, cute_from_xla, cute_crd2idx, cute_swizzle]}
+                                 tiles_transpose, tiles_copy_partial, cute_from_xla, cute_crd2idx, cute_swizzle,
+                                 cute_tensor_transpose, cute_partial_predicated]}
 
 
 def host_library():

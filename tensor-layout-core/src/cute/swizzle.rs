@@ -88,6 +88,7 @@ impl Swizzle {
     /// assert_eq!(sw.apply(sw.apply(1000)), 1000); // an involution
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn apply(&self, offset: usize) -> usize {
         let up = if self.shift > 0 { self.shift as u32 } else { 0 };
         let mask = ((1usize << self.bits) - 1) << (self.base + up);
