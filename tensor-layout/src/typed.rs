@@ -434,6 +434,11 @@ pub(crate) const fn static_offset(shape: &ArrayShape, index: &[usize]) -> Result
 /// }
 /// assert_eq!(bytes::<layout!(f32[3,5]{1,0:T(2,2)})>(), 96);
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`at!` and `offset!` need a layout whose sizes are all static; this one has dynamic dimensions (`?` or `<=N`), or is not a layout type",
+    label = "not a static layout",
+    note = "a mixed layout's sizes are known once bound: index it at runtime (`View::get`), or index its typed tiles at compile time (`at!(TileOf<L>[..])`)"
+)]
 pub trait StaticLayout: Copy + Default + 'static {
     /// How one element is stored in Rust (`half::bf16` for `bf16`, `u8` for sub-byte and 8-bit float types).
     type Element: Copy;

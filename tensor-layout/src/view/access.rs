@@ -15,7 +15,7 @@ use tensor_layout_core::IndexError;
 use super::{Scalar, View, ViewLayout, ViewMut};
 use crate::element::Element;
 use crate::typed::Source;
-use crate::Static;
+use crate::{Static, StaticLayout};
 
 /// The offset of an index, checked against the rank and the dimensions.
 #[inline(always)]
@@ -245,22 +245,34 @@ impl<L> core::fmt::Debug for Position<L> {
     }
 }
 
-impl<E: Element, S: Source<E>> Position<Static<E, S>> {
+impl<L> Position<L> {
     /// The position of a constant index; a compile error in a `const` (a panic at runtime) when the index is
-    /// not within the dimensions.
+    /// not within the dimensions, and a compile error on the caller's line when `L` has dynamic dimensions.
     ///
     /// ```
     /// use tensor_layout::{layout, view::Position};
     /// type T = layout!(f32[3,5]{1,0:T(2,2)});
     /// assert_eq!(const { Position::<T>::new([2, 3]) }.offset(), 17);
     /// ```
+    ///
+    /// ```compile_fail
+    /// use tensor_layout::{at, layout};
+    /// type M = layout!(f32[?,128]);
+    /// // error[E0277]: `at!` and `offset!` need a layout whose sizes are all static; this one has dynamic ...
+    /// let p = at!(M[0, 0]);
+    /// ```
     #[track_caller]
-    pub const fn new<const N: usize>(index: [usize; N]) -> Self {
-        let offset = crate::__private::offset::<Static<E, S>, N>(index);
-        assert!(offset < Static::<E, S>::STORAGE_ELEMENTS, "an offset lies within the storage");
+    pub const fn new<const N: usize>(index: [usize; N]) -> Self
+    where
+        L: StaticLayout,
+    {
+        let offset = crate::__private::offset::<L, N>(index);
+        assert!(offset < L::STORAGE_ELEMENTS, "an offset lies within the storage");
         Position { offset, layout: PhantomData }
     }
+}
 
+impl<E: Element, S: Source<E>> Position<Static<E, S>> {
     /// The offset, in slots.
     ///
     /// ```
@@ -336,5 +348,17 @@ impl<E2: Element + 'static, S: Source<E2>, E: Scalar> IndexMut<Position<Static<E
     #[inline(always)]
     fn index_mut(&mut self, position: Position<Static<E2, S>>) -> &mut E {
         self.at_mut(position)
+    }
+}
+
+/// Indexing a view of a bound mixed layout by a `Position` of the mixed layout: no such position exists
+/// ([`Position::new`] needs a static layout, so `at!` on a mixed layout fails on the user's line with that
+/// requirement); this impl only keeps rustc from reporting a bare "cannot index" first. Checked indexing.
+impl<E2: Element, S: Source<E2>, E: Scalar> Index<Position<crate::Mixed<E2, S>>> for View<'_, &crate::Bound<crate::Mixed<E2, S>>, E> {
+    type Output = E;
+
+    #[track_caller]
+    fn index(&self, position: Position<crate::Mixed<E2, S>>) -> &E {
+        &self.data[position.offset]
     }
 }
