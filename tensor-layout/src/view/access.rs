@@ -354,7 +354,9 @@ impl<E2: Element + 'static, S: Source<E2>, E: Scalar> IndexMut<Position<Static<E
 /// Indexing a view of a bound mixed layout by a `Position` of the mixed layout: no such position exists
 /// ([`Position::new`] needs a static layout, so `at!` on a mixed layout fails on the user's line with that
 /// requirement); this impl only keeps rustc from reporting a bare "cannot index" first. Checked indexing.
-impl<E2: Element, S: Source<E2>, E: Scalar> Index<Position<crate::Mixed<E2, S>>> for View<'_, &crate::Bound<crate::Mixed<E2, S>>, E> {
+impl<E2: Element, S: Source<E2>, E: Scalar> Index<Position<crate::Mixed<E2, S>>>
+    for View<'_, &crate::Bound<crate::Mixed<E2, S>>, E>
+{
     type Output = E;
 
     #[track_caller]
