@@ -281,40 +281,31 @@ fn outside() -> ! {
     panic!("coordinate outside the tensor's shape")
 }
 
-impl<L: TensorLayout, E, C: Coordinate> Index<C> for Tensor<'_, L, E> {
-    type Output = E;
+/// `Index` by a coordinate (panicking outside the shape, as slices do; `get` gives an `Option`), and `IndexMut`
+/// for the tensors that write.
+macro_rules! index_by_coordinate {
+    ($($ty:ident)*; $($mut_ty:ident)*) => {
+        $(
+            impl<L: TensorLayout, E, C: Coordinate> Index<C> for $ty<'_, L, E> {
+                type Output = E;
 
-    /// The element at coordinate `c`; panics outside the shape (use [`Tensor::get`] for an `Option`).
-    #[inline(always)]
-    #[track_caller]
-    fn index(&self, c: C) -> &E {
-        match self.get(c) {
-            Some(e) => e,
-            None => outside(),
-        }
-    }
+                #[inline(always)]
+                #[track_caller]
+                fn index(&self, c: C) -> &E {
+                    self.get(c).unwrap_or_else(|| outside())
+                }
+            }
+        )*
+        $(
+            impl<L: TensorLayout, E, C: Coordinate> IndexMut<C> for $mut_ty<'_, L, E> {
+                #[inline(always)]
+                #[track_caller]
+                fn index_mut(&mut self, c: C) -> &mut E {
+                    self.get_mut(c).unwrap_or_else(|| outside())
+                }
+            }
+        )*
+    };
 }
 
-impl<L: TensorLayout, E, C: Coordinate> Index<C> for TensorMut<'_, L, E> {
-    type Output = E;
-
-    #[inline(always)]
-    #[track_caller]
-    fn index(&self, c: C) -> &E {
-        match self.get(c) {
-            Some(e) => e,
-            None => outside(),
-        }
-    }
-}
-
-impl<L: TensorLayout, E, C: Coordinate> IndexMut<C> for TensorMut<'_, L, E> {
-    #[inline(always)]
-    #[track_caller]
-    fn index_mut(&mut self, c: C) -> &mut E {
-        match self.get_mut(c) {
-            Some(e) => e,
-            None => outside(),
-        }
-    }
-}
+index_by_coordinate!(Tensor TensorMut Shard; TensorMut Shard);

@@ -18,7 +18,6 @@
 #![allow(unsafe_code)]
 
 use core::marker::PhantomData;
-use core::ops::{Index, IndexMut};
 use core::ptr::NonNull;
 
 use super::coordinate::Coordinate;
@@ -215,35 +214,6 @@ impl<L: ConstLayout, E> Shard<'_, L, E> {
         }
         // The tile's offsets are offsets of this shard's layout (a tile of it), so they stay in its share.
         Ok(Shard { layout, base, data: self.data, len: self.len, borrow: PhantomData })
-    }
-}
-
-#[cold]
-#[track_caller]
-fn outside() -> ! {
-    panic!("coordinate outside the shard's shape")
-}
-
-impl<L: TensorLayout, E, C: Coordinate> Index<C> for Shard<'_, L, E> {
-    type Output = E;
-    #[inline(always)]
-    #[track_caller]
-    fn index(&self, c: C) -> &E {
-        match self.get(c) {
-            Some(e) => e,
-            None => outside(),
-        }
-    }
-}
-
-impl<L: TensorLayout, E, C: Coordinate> IndexMut<C> for Shard<'_, L, E> {
-    #[inline(always)]
-    #[track_caller]
-    fn index_mut(&mut self, c: C) -> &mut E {
-        match self.get_mut(c) {
-            Some(e) => e,
-            None => outside(),
-        }
     }
 }
 

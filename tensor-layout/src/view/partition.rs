@@ -54,33 +54,47 @@ pub struct Partition<'a, L, E> {
     layout: L,
     rest: &'a mut [E],
     slots: usize,
-    next_tile: usize,
-    /// Tiles per part: the first `extra` parts take one more.
-    base: usize,
-    extra: usize,
-    parts: usize,
+    cut: Cut,
 }
 
-impl<'a, L: ViewLayout, E: Scalar> Iterator for Partition<'a, L, E> {
-    type Item = TilesMut<'a, L, E>;
+/// How consecutive tiles are cut into parts (read-only and mutable partitions alike): `base` tiles per part, the
+/// first `extra` parts one more.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cut {
+    pub(super) next_tile: usize,
+    pub(super) base: usize,
+    pub(super) extra: usize,
+    pub(super) parts: usize,
+}
 
-    fn next(&mut self) -> Option<TilesMut<'a, L, E>> {
+impl Cut {
+    /// The next part: its first tile and its number of tiles.
+    pub(super) fn next(&mut self) -> Option<(usize, usize)> {
         if self.parts == 0 {
             return None;
         }
         self.parts -= 1;
         let tiles = self.base + usize::from(self.extra > 0);
         self.extra = self.extra.saturating_sub(1);
-        let rest = core::mem::take(&mut self.rest);
-        let (part, rest) = rest.split_at_mut((tiles * self.slots).min(rest.len()));
-        self.rest = rest;
         let first = self.next_tile;
         self.next_tile += tiles;
+        Some((first, tiles))
+    }
+}
+
+impl<'a, L: ViewLayout, E: Scalar> Iterator for Partition<'a, L, E> {
+    type Item = TilesMut<'a, L, E>;
+
+    fn next(&mut self) -> Option<TilesMut<'a, L, E>> {
+        let (first, tiles) = self.cut.next()?;
+        let rest = core::mem::take(&mut self.rest);
+        let (part, rest) = rest.split_at_mut(tiles.saturating_mul(self.slots).min(rest.len()));
+        self.rest = rest;
         Some(TilesMut { layout: self.layout, chunks: part.chunks_exact_mut(self.slots), next: first })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.parts, Some(self.parts))
+        (self.cut.parts, Some(self.cut.parts))
     }
 }
 
@@ -91,7 +105,8 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     /// `tiles` consecutive tiles per part in `parts` parts (each part's tile iterator is independent).
     fn split(&mut self, parts: usize, base: usize, extra: usize) -> Result<Partition<'_, L, E>, ViewError> {
         let (total, slots) = region(&self.layout, self.data.len())?;
-        Ok(Partition { layout: self.layout, rest: &mut self.data[..total], slots, next_tile: 0, base, extra, parts })
+        let cut = Cut { next_tile: 0, base, extra, parts };
+        Ok(Partition { layout: self.layout, rest: &mut self.data[..total], slots, cut })
     }
 
     /// Splits the tiles into `parts` ranges of consecutive tiles (storage order), as even as possible: each a

@@ -25,6 +25,7 @@
 use core::iter::{FusedIterator, Zip};
 
 use super::grid::grid;
+use super::partition::Cut;
 use super::tiles::region;
 use super::{Scalar, Tiles, TilesMut, View, ViewError, ViewLayout, ViewMut};
 use tensor_layout_core::TileGrid;
@@ -45,31 +46,21 @@ pub struct Parts<'a, L, E> {
     layout: L,
     rest: &'a [E],
     slots: usize,
-    next_tile: usize,
-    base: usize,
-    extra: usize,
-    parts: usize,
+    cut: Cut,
 }
 
 impl<'a, L: ViewLayout, E: Scalar> Iterator for Parts<'a, L, E> {
     type Item = Tiles<'a, L, E>;
 
     fn next(&mut self) -> Option<Tiles<'a, L, E>> {
-        if self.parts == 0 {
-            return None;
-        }
-        self.parts -= 1;
-        let tiles = self.base + usize::from(self.extra > 0);
-        self.extra = self.extra.saturating_sub(1);
+        let (first, tiles) = self.cut.next()?;
         let (part, rest) = self.rest.split_at(tiles.saturating_mul(self.slots).min(self.rest.len()));
         self.rest = rest;
-        let first = self.next_tile;
-        self.next_tile += tiles;
         Some(Tiles { layout: self.layout, chunks: part.chunks_exact(self.slots), next: first })
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        (self.parts, Some(self.parts))
+        (self.cut.parts, Some(self.cut.parts))
     }
 }
 
@@ -89,7 +80,8 @@ pub(super) fn bands(g: &TileGrid, rank: usize, d: usize) -> Result<usize, ViewEr
 impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
     fn parts(&self, parts: usize, base: usize, extra: usize) -> Result<Parts<'a, L, E>, ViewError> {
         let (total, slots) = region(&self.layout, self.data.len())?;
-        Ok(Parts { layout: self.layout, rest: &self.data[..total], slots, next_tile: 0, base, extra, parts })
+        let cut = Cut { next_tile: 0, base, extra, parts };
+        Ok(Parts { layout: self.layout, rest: &self.data[..total], slots, cut })
     }
 
     /// Splits the tiles into `parts` ranges of consecutive tiles (storage order), as even as possible, each a
@@ -298,6 +290,25 @@ mod parallel {
         }
     }
 
+    /// Calls `f` on every tile of every part, a thread per part, each thread stopping at its next tile once one
+    /// has failed; the first error.
+    fn every_tile<P, T, Er, F>(parts: impl Iterator<Item = P>, f: F) -> Result<(), Er>
+    where
+        P: Iterator<Item = T> + Send,
+        F: Fn(T) -> Result<(), Er> + Sync,
+        Er: Send,
+    {
+        first_error(parts, |part, stop| {
+            for tile in part {
+                if stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                f(tile)?;
+            }
+            Ok(())
+        })
+    }
+
     impl<'a, L: ViewLayout + Send + Sync, E: Scalar + Sync> View<'a, L, E> {
         /// Calls `f` on every tile, on `threads` scoped threads (0: as many as the machine runs in parallel; never
         /// more threads than tiles), each reading a range of consecutive tiles ([`View::partition`]). Needs the
@@ -350,16 +361,7 @@ mod parallel {
             Er: Send + From<ViewError>,
         {
             let tiles = self.tiles()?.len();
-            let parts = self.partition(threads_for(threads, tiles))?;
-            first_error(parts, |part, stop| {
-                for tile in part {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    f(tile)?;
-                }
-                Ok(())
-            })
+            every_tile(self.partition(threads_for(threads, tiles))?, f)
         }
     }
 
@@ -386,16 +388,7 @@ mod parallel {
             Er: Send + From<ViewError>,
         {
             let tiles = self.tiles_mut()?.len();
-            let parts = self.partition(threads_for(threads, tiles))?;
-            first_error(parts, |part, stop| {
-                for tile in part {
-                    if stop.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    f(tile)?;
-                }
-                Ok(())
-            })
+            every_tile(self.partition(threads_for(threads, tiles))?, f)
         }
     }
 }
