@@ -63,7 +63,10 @@ pub const fn write_type_and_dims<const N: usize>(b: &mut TextBuf<N>, element_typ
 /// write_layout(&mut b, parse_array(b"f32[3,5]{0,1:T(2,2)L(1)E(0)S(0)}").unwrap().layout());
 /// assert_eq!(b.as_str(), "{0,1:T(2,2)}");
 /// ```
-pub const fn write_layout<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
+pub const fn write_layout<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+    b: &mut TextBuf<N>,
+    l: &Layout<R, T, E, S>,
+) {
     b.push_str("{");
     let m2m = l.minor_to_major();
     let mut i = 0;
@@ -81,7 +84,10 @@ pub const fn write_layout<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
     b.push_str("}");
 }
 
-const fn write_attributes<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
+const fn write_attributes<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+    b: &mut TextBuf<N>,
+    l: &Layout<R, T, E, S>,
+) {
     write_tiles(b, l.tiles());
     if l.tail_padding_alignment() != 1 {
         write_int_attribute(b, "L", l.tail_padding_alignment());
@@ -157,7 +163,7 @@ const fn write_attributes<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
 /// write_tiles(&mut b, p.layout().tiles());
 /// assert_eq!(b.as_str(), "T(*,2,4)(2,1)");
 /// ```
-pub const fn write_tiles<const N: usize>(b: &mut TextBuf<N>, tiles: &[Tile]) {
+pub const fn write_tiles<const N: usize, const E: usize>(b: &mut TextBuf<N>, tiles: &[Tile<E>]) {
     if tiles.is_empty() {
         return;
     }
@@ -177,9 +183,10 @@ pub const fn write_tiles<const N: usize>(b: &mut TextBuf<N>, tiles: &[Tile]) {
 /// write_tile(&mut b, &Tile::new(&[TileDim::Combine, TileDim::Size(128)]).unwrap());
 /// assert_eq!(b.as_str(), "(*,128)");
 /// ```
-pub const fn write_tile<const N: usize>(b: &mut TextBuf<N>, tile: &Tile) {
+pub const fn write_tile<const N: usize, const E: usize>(b: &mut TextBuf<N>, tile: &Tile<E>) {
     b.push_str("(");
     let dims = tile.dims();
+    let dims = dims.as_slice();
     let mut k = 0;
     while k < dims.len() {
         if k > 0 {
@@ -194,7 +201,7 @@ pub const fn write_tile<const N: usize>(b: &mut TextBuf<N>, tile: &Tile) {
     b.push_str(")");
 }
 
-impl fmt::Display for Tile {
+impl<const E: usize> fmt::Display for Tile<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut b = TextBuf::<512>::new();
         write_tile(&mut b, self);
@@ -221,14 +228,17 @@ const fn write_int_attribute<const N: usize>(b: &mut TextBuf<N>, name: &str, v: 
 /// write_array(&mut b, &parse_array(b"u32[]{:T(256)}").unwrap());
 /// assert_eq!(b.as_str(), "u32[]{:T(256)}");
 /// ```
-pub const fn write_array<const N: usize>(b: &mut TextBuf<N>, p: &ParsedArray) {
+pub const fn write_array<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+    b: &mut TextBuf<N>,
+    p: &ParsedArray<R, T, E, S>,
+) {
     write_type_and_dims(b, p.element_type(), p.dims());
     if p.rank() > 0 || p.layout().has_attributes() {
         write_layout(b, p.layout());
     }
 }
 
-impl fmt::Display for ParsedArray {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for ParsedArray<R, T, E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut b = TextBuf::<MAX_TEXT>::new();
         write_array(&mut b, self);
@@ -236,17 +246,37 @@ impl fmt::Display for ParsedArray {
     }
 }
 
-impl fmt::Display for ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for ArrayShape<R, T, E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.as_parsed().fmt(f)
     }
 }
 
-impl fmt::Display for Layout {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for Layout<R, T, E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut b = TextBuf::<MAX_TEXT>::new();
         write_layout(&mut b, self);
         f.write_str(b.as_str())
+    }
+}
+
+// `Debug` shows the canonical text, not the fixed-capacity arrays behind it.
+
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug for ParsedArray<R, T, E, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ParsedArray({self})")
+    }
+}
+
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug for ArrayShape<R, T, E, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ArrayShape({self})")
+    }
+}
+
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug for Layout<R, T, E, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Layout({self})")
     }
 }
 

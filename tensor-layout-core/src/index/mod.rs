@@ -97,7 +97,7 @@ impl Strides {
     }
 }
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// The linear offset (in elements, within the padded storage) of a logical index: spec §4.
     ///
     /// ```

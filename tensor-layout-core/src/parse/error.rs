@@ -243,7 +243,7 @@ impl Capacity {
         }
     }
 
-    const fn noun(self) -> &'static str {
+    pub(crate) const fn noun(self) -> &'static str {
         match self {
             Capacity::Dimensions => "dimensions",
             Capacity::Tiles => "tile levels",
