@@ -12,16 +12,15 @@
 //! # Ok::<(), tensor_layout_core::Error>(())
 //! ```
 
-use crate::error::Capacity;
 use crate::layout::{Layout, Padding, ATTRIBUTES};
 use crate::parse::error::Error;
 use crate::shape::{ArrayShape, ParsedArray};
 use crate::tile::{Tile, Tiles};
 use crate::validate::{Location, ValidationError};
 
-/// The error for `found` items of a kind where a capacity holds `limit`; `at` is the first one that does not fit.
-const fn over(what: Capacity, found: usize, limit: usize, at: Location) -> ValidationError {
-    ValidationError::ExceedsCapacity { what, found, limit, at }
+/// The error for `found` items where a capacity holds `limit`; `at` is the first one that does not fit.
+const fn over(found: usize, limit: usize, at: Location) -> ValidationError {
+    ValidationError::ExceedsCapacity { found, limit, at }
 }
 
 /// The index of attribute `name` in [`ATTRIBUTES`].
@@ -41,7 +40,7 @@ impl<const E: usize> Tile<E> {
     const fn to_capacity<const E2: usize>(&self, level: usize) -> Result<Tile<E2>, ValidationError> {
         let n = self.len();
         if n > E2 {
-            return Err(over(Capacity::TileEntries, n, E2, Location::TileEntry(level, E2)));
+            return Err(over(n, E2, Location::TileEntry(level, E2)));
         }
         let mut t = Tile::EMPTY;
         let mut k = 0;
@@ -62,7 +61,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T
         let mut l = Layout::EMPTY;
         let m2m = self.minor_to_major();
         if m2m.len() > R2 {
-            return Err(over(Capacity::Dimensions, m2m.len(), R2, Location::MinorToMajor(R2)));
+            return Err(over(m2m.len(), R2, Location::MinorToMajor(R2)));
         }
         let mut i = 0;
         while i < m2m.len() {
@@ -72,7 +71,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T
         l.m2m_len = self.m2m_len;
         let tiles = self.tiles();
         if tiles.len() > T2 {
-            return Err(over(Capacity::Tiles, tiles.len(), T2, Location::Tile(T2)));
+            return Err(over(tiles.len(), T2, Location::Tile(T2)));
         }
         let mut t = 0;
         while t < tiles.len() {
@@ -84,7 +83,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T
         }
         let splits = self.split_configs();
         if splits.len() > S2 {
-            return Err(over(Capacity::Splits, splits.len(), S2, Location::Attribute(attribute("SC"))));
+            return Err(over(splits.len(), S2, Location::Attribute(attribute("SC"))));
         }
         let mut k = 0;
         while k < splits.len() {
@@ -95,7 +94,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T
         if let Some(p) = &self.padding {
             let dims = p.dims();
             if dims.len() > R2 {
-                return Err(over(Capacity::Dimensions, dims.len(), R2, Location::Padding(R2)));
+                return Err(over(dims.len(), R2, Location::Padding(R2)));
             }
             let mut pad = Padding { len: p.len, dims: [0; R2], value: p.value };
             let mut d = 0;
@@ -133,7 +132,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ParsedArray
         let mut p = ParsedArray::EMPTY;
         let dims = self.dims();
         if dims.len() > R2 {
-            return Err(over(Capacity::Dimensions, dims.len(), R2, Location::Dim(R2)));
+            return Err(over(dims.len(), R2, Location::Dim(R2)));
         }
         let mut d = 0;
         while d < dims.len() {

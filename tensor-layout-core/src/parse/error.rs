@@ -243,7 +243,7 @@ impl Capacity {
         }
     }
 
-    pub(crate) const fn noun(self) -> &'static str {
+    const fn noun(self) -> &'static str {
         match self {
             Capacity::Dimensions => "dimensions",
             Capacity::Tiles => "tile levels",

@@ -4,7 +4,6 @@ use crate::dim::MAX_RANK;
 use crate::dtype::{bytes_eq, ElementType};
 use crate::layout::ATTRIBUTES;
 use crate::message::plural;
-use crate::parse::error::Capacity;
 use core::fmt;
 
 /// A shape that parses but breaks one of XLA's rules (spec §3) or a limit of this crate.
@@ -166,14 +165,13 @@ pub enum ValidationError {
     ///
     /// [`ArrayShape::to_capacity`]: crate::ArrayShape::to_capacity
     ExceedsCapacity {
-        /// What does not fit: dimensions (or `minor_to_major` or `pad(..)` entries), tile levels, tile entries or
-        /// split configurations.
-        what: Capacity,
         /// How many there are.
         found: usize,
         /// How many the capacity holds.
         limit: usize,
-        /// The first one that does not fit.
+        /// The first one that does not fit, which says what they are: a dimension ([`Location::Dim`]), a
+        /// `minor_to_major` or `pad(..)` entry, a tile level ([`Location::Tile`]), a tile entry or the split
+        /// configurations ([`Location::Attribute`] of `SC`).
         at: Location,
     },
 }
@@ -260,25 +258,22 @@ impl fmt::Display for ValidationError {
                 "the product of the dimensions overflows a signed 64-bit integer at dimension {dimension}"
             ),
             V::SizeOverflow => f.write_str("the byte size of the array overflows a signed 64-bit integer"),
-            V::ExceedsCapacity { what, found, limit, at } => {
-                match (what, at) {
-                    (_, Location::MinorToMajor(_)) => write!(f, "minor_to_major has {found} entries")?,
-                    (_, Location::Padding(_)) => write!(f, "`pad(..)` has {found} entries")?,
-                    (Capacity::Dimensions, _) => {
-                        write!(f, "the shape has {found} {}", plural(found, "dimension", "dimensions"))?
-                    }
-                    (Capacity::TileEntries, Location::TileEntry(level, _)) => {
+            V::ExceedsCapacity { found, limit, at } => {
+                match at {
+                    Location::MinorToMajor(_) => write!(f, "minor_to_major has {found} entries")?,
+                    Location::Padding(_) => write!(f, "`pad(..)` has {found} entries")?,
+                    Location::TileEntry(level, _) => {
                         write!(f, "tile {level} has {found} {}", plural(found, "entry", "entries"))?
                     }
-                    (Capacity::Tiles, _) => {
+                    Location::Tile(_) => {
                         write!(f, "the layout has {found} {}", plural(found, "tile level", "tile levels"))?
                     }
-                    (Capacity::Splits, _) => write!(
+                    Location::Attribute(_) => write!(
                         f,
                         "the layout has {found} {}",
                         plural(found, "split configuration", "split configurations")
                     )?,
-                    _ => write!(f, "the layout has {found} {}", what.noun())?,
+                    _ => write!(f, "the shape has {found} {}", plural(found, "dimension", "dimensions"))?,
                 }
                 write!(f, ", more than the {limit} this capacity holds")
             }
