@@ -101,11 +101,8 @@ impl Packed {
     }
 
     const fn term(&self) -> FlatTerm {
-        let (div, modulus) = if self.pow2 {
-            (1 << self.a, if self.b == usize::MAX { 0 } else { self.b + 1 })
-        } else {
-            (self.a, self.b)
-        };
+        let (div, modulus) =
+            if self.pow2 { (1 << self.a, if self.b == usize::MAX { 0 } else { self.b + 1 }) } else { (self.a, self.b) };
         FlatTerm {
             div,
             modulus,

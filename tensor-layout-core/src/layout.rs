@@ -309,7 +309,6 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T
         padding: None,
     };
 
-
     /// The `minor_to_major` entries, as written (validated shapes hold a permutation of `0..rank`).
     ///
     /// ```

@@ -92,13 +92,13 @@
 #![warn(clippy::all)]
 
 // The model.
+pub mod capacity;
 mod dim;
 pub mod dtype;
 pub mod layout;
 mod message;
 pub mod shape;
 pub mod tile;
-pub mod capacity;
 
 // The rules.
 pub mod accounting;
@@ -126,8 +126,8 @@ pub use dtype::ElementType;
 pub use error::{Error, IndexError, ParseError, ValidationError};
 pub use grid::TileGrid;
 pub use index::{Index, Slot, Strides};
+pub use layout::MAX_SPLITS;
 pub use layout::{Layout, MemorySpace, Padding, PaddingValue, SplitConfig};
 pub use plan::OffsetPlan;
 pub use shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
-pub use layout::MAX_SPLITS;
 pub use tile::{PhysicalShape, Tile, TileDim, TileDims, Tiles, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};

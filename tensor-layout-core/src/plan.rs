@@ -46,8 +46,11 @@ pub struct Term {
 /// assert_eq!(format!("{plan:?}"), "OffsetPlan(12*(i0/2) + 2*(i0%2) + 4*(i1/2) + i1%2)");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct OffsetPlan<const RANK: usize = MAX_RANK, const TILES: usize = MAX_TILES, const TILE_RANK: usize = MAX_TILE_RANK>
-{
+pub struct OffsetPlan<
+    const RANK: usize = MAX_RANK,
+    const TILES: usize = MAX_TILES,
+    const TILE_RANK: usize = MAX_TILE_RANK,
+> {
     rank: u8,
     levels: u8,
     /// The number of terms.
@@ -139,8 +142,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
                         Err(e) => return Err(e),
                     };
                     let c = w.chains[j];
-                    let term =
-                        Term { dim: d as u8, stride, chain_low: c as u32, chain_high: (c >> 32) as u16 };
+                    let term = Term { dim: d as u8, stride, chain_low: c as u32, chain_high: (c >> 32) as u16 };
                     if !plan.push(term) {
                         // At most one term per dimension and per tile entry: never past the capacity.
                         return Err(IndexError::Capacity);
@@ -332,8 +334,12 @@ impl<const R: usize, const T: usize, const E: usize> OffsetPlan<R, T, E> {
 /// # Ok::<(), tensor_layout_core::Error>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct Terms<'a, const RANK: usize = MAX_RANK, const TILES: usize = MAX_TILES, const TILE_RANK: usize = MAX_TILE_RANK>
-{
+pub struct Terms<
+    'a,
+    const RANK: usize = MAX_RANK,
+    const TILES: usize = MAX_TILES,
+    const TILE_RANK: usize = MAX_TILE_RANK,
+> {
     plan: &'a OffsetPlan<RANK, TILES, TILE_RANK>,
     next: usize,
     end: usize,

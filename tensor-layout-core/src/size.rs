@@ -172,7 +172,10 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
 }
 
 /// Bytes for `n` slots of this shape's element size.
-const fn bytes_for<const R: usize, const T: usize, const E: usize, const S: usize>(n: u128, s: &ArrayShape<R, T, E, S>) -> Result<u128, IndexError> {
+const fn bytes_for<const R: usize, const T: usize, const E: usize, const S: usize>(
+    n: u128,
+    s: &ArrayShape<R, T, E, S>,
+) -> Result<u128, IndexError> {
     let e = s.layout().element_size_bits();
     if e > 0 {
         match n.checked_mul(e as u128) {
@@ -188,7 +191,10 @@ const fn bytes_for<const R: usize, const T: usize, const E: usize, const S: usiz
 }
 
 /// XLA's `LayoutUtil::MaxSplitSize`: the largest part of logical dimension `d` under the split configurations.
-const fn max_split_size<const R: usize, const T: usize, const E: usize, const S: usize>(s: &ArrayShape<R, T, E, S>, d: usize) -> Result<u64, IndexError> {
+const fn max_split_size<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    d: usize,
+) -> Result<u64, IndexError> {
     let size = match arithmetic_size(s, d) {
         Ok(v) => v,
         Err(e) => return Err(e),

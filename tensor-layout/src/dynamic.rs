@@ -4,8 +4,8 @@ use core::fmt;
 use core::str::FromStr;
 use tensor_layout_core::broadcast::{self, BroadcastError};
 use tensor_layout_core::{
-    ArrayShape, Dim, ElementType, Error, IndexError, Layout, MemorySpace, PhysicalShape, Slot, Strides, Tile,
-    MAX_RANK, MAX_SPLITS, MAX_TILES, MAX_TILE_RANK,
+    ArrayShape, Dim, ElementType, Error, IndexError, Layout, MemorySpace, PhysicalShape, Slot, Strides, Tile, MAX_RANK,
+    MAX_SPLITS, MAX_TILES, MAX_TILE_RANK,
 };
 
 use crate::offsets::Offsets;

@@ -59,15 +59,8 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Offsets<R, 
                 core::array::from_fn(|d| all[d])
             }
         };
-        let mut it = Offsets {
-            shape: *shape,
-            dims,
-            index: [0; R],
-            groups,
-            contribution: [0; R],
-            remaining: count,
-            plan,
-        };
+        let mut it =
+            Offsets { shape: *shape, dims, index: [0; R], groups, contribution: [0; R], remaining: count, plan };
         if count > 0 {
             for d in 0..n {
                 it.contribution[d] = it.group_contribution(d)?;

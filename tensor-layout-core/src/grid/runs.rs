@@ -84,7 +84,12 @@ const fn within<const R: usize, const T: usize, const E: usize>(plan: &OffsetPla
 
 /// The largest `k <= n` such that `F(j) = slope * j` for every `j < k`, `F` the function of `node`: the first
 /// break, or `n` when there is none.
-const fn linear_prefix<const R: usize, const T: usize, const E: usize>(plan: &OffsetPlan<R, T, E>, mut node: Node, n: usize, slope: usize) -> usize {
+const fn linear_prefix<const R: usize, const T: usize, const E: usize>(
+    plan: &OffsetPlan<R, T, E>,
+    mut node: Node,
+    n: usize,
+    slope: usize,
+) -> usize {
     if n <= 1 {
         return n;
     }
@@ -113,7 +118,13 @@ const fn linear_prefix<const R: usize, const T: usize, const E: usize>(plan: &Of
 }
 
 /// Whether every break of `F` (the function of `node`, on `0..n`, against `slope`) is a multiple of `run`.
-const fn breaks_are_multiples<const R: usize, const T: usize, const E: usize>(plan: &OffsetPlan<R, T, E>, mut node: Node, n: usize, slope: usize, run: usize) -> bool {
+const fn breaks_are_multiples<const R: usize, const T: usize, const E: usize>(
+    plan: &OffsetPlan<R, T, E>,
+    mut node: Node,
+    n: usize,
+    slope: usize,
+    run: usize,
+) -> bool {
     loop {
         if n <= 1 || run == 1 {
             return true;
@@ -155,7 +166,11 @@ const fn breaks_are_multiples<const R: usize, const T: usize, const E: usize>(pl
 }
 
 /// `F(v)` for the function of `node`; `None` on overflow.
-const fn value<const R: usize, const T: usize, const E: usize>(plan: &OffsetPlan<R, T, E>, node: Node, v: usize) -> Option<usize> {
+const fn value<const R: usize, const T: usize, const E: usize>(
+    plan: &OffsetPlan<R, T, E>,
+    node: Node,
+    v: usize,
+) -> Option<usize> {
     let mask = prefix_mask(node.level);
     let mut sum: usize = 0;
     let mut i = 0;
@@ -188,7 +203,11 @@ const fn gcd(mut a: usize, mut b: usize) -> usize {
 /// The length of the runs along dimension `d` inside a tile of extent `extent` along it: the number of indices
 /// from 0 whose offsets advance by one, provided every later run (starting at a multiple of it) does so too up
 /// to its own length or the tile's end; 1 otherwise.
-pub(super) const fn run_length<const R: usize, const T: usize, const E: usize>(plan: &OffsetPlan<R, T, E>, d: usize, extent: usize) -> usize {
+pub(super) const fn run_length<const R: usize, const T: usize, const E: usize>(
+    plan: &OffsetPlan<R, T, E>,
+    d: usize,
+    extent: usize,
+) -> usize {
     let Some(node) = within(plan, d) else {
         return 1;
     };

@@ -72,7 +72,10 @@ pub(crate) const fn to_usize(v: u128) -> Result<usize, IndexError> {
 }
 
 /// The size of logical dimension `d` as the model holds it (XLA's 64 bits).
-pub(crate) const fn model_size<const R: usize, const T: usize, const E: usize, const S: usize>(s: &ArrayShape<R, T, E, S>, d: usize) -> Result<u64, IndexError> {
+pub(crate) const fn model_size<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    d: usize,
+) -> Result<u64, IndexError> {
     if d >= s.rank() {
         return Err(IndexError::DimensionOutOfRange { dimension: d as i64, rank: s.rank() });
     }
@@ -136,7 +139,10 @@ pub(crate) mod chain {
 const OVERFLOW: IndexError = IndexError::Overflow;
 
 /// The per-dimension sizes used by arithmetic: padded sizes if `pad(..)` is given, else the sizes (bounds).
-pub(crate) const fn arithmetic_size<const R: usize, const T: usize, const E: usize, const S: usize>(s: &ArrayShape<R, T, E, S>, d: usize) -> Result<u64, IndexError> {
+pub(crate) const fn arithmetic_size<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    d: usize,
+) -> Result<u64, IndexError> {
     if let Some(p) = &s.0.layout.padding {
         return Ok(p.dims[d]);
     }
@@ -144,7 +150,10 @@ pub(crate) const fn arithmetic_size<const R: usize, const T: usize, const E: usi
 }
 
 /// Physical reordering (spec §4.1): sizes and index listed most major first.
-pub(crate) const fn start<const R: usize, const T: usize, const E: usize, const S: usize>(s: &ArrayShape<R, T, E, S>, index: &[usize]) -> Result<Walk, IndexError> {
+pub(crate) const fn start<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    index: &[usize],
+) -> Result<Walk, IndexError> {
     let n = s.rank();
     let m2m = s.layout().minor_to_major();
     let mut w = Walk {
@@ -269,12 +278,19 @@ pub(crate) const fn apply_tile<const E: usize>(w: &mut Walk, tile: &Tile<E>, lev
 }
 
 /// Runs every tiling step of the layout.
-pub(crate) const fn walk<const R: usize, const T: usize, const E: usize, const S: usize>(s: &ArrayShape<R, T, E, S>, index: &[usize]) -> Result<Walk, IndexError> {
+pub(crate) const fn walk<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    index: &[usize],
+) -> Result<Walk, IndexError> {
     walk_levels(s, index, s.layout().tiles().len())
 }
 
 /// Runs the first `levels` tiling steps of the layout.
-pub(crate) const fn walk_levels<const R: usize, const T: usize, const E: usize, const S: usize>(s: &ArrayShape<R, T, E, S>, index: &[usize], levels: usize) -> Result<Walk, IndexError> {
+pub(crate) const fn walk_levels<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    index: &[usize],
+    levels: usize,
+) -> Result<Walk, IndexError> {
     let mut w = match start(s, index) {
         Ok(w) => w,
         Err(e) => return Err(e),
@@ -309,7 +325,10 @@ pub(crate) const fn row_major(shape: &PhysicalShape, index: &[u64; MAX_PHYSICAL_
 }
 
 /// Checks that `index` has the shape's rank and lies within the logical dimensions.
-pub(crate) const fn check_index<const R: usize, const T: usize, const E: usize, const S: usize>(s: &ArrayShape<R, T, E, S>, index: &[usize]) -> Result<(), IndexError> {
+pub(crate) const fn check_index<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    index: &[usize],
+) -> Result<(), IndexError> {
     if index.len() != s.rank() {
         return Err(IndexError::WrongRank { expected: s.rank(), found: index.len() });
     }

@@ -36,7 +36,6 @@ impl ParsedArray {
 }
 
 impl<const R: usize, const T: usize, const E: usize, const S: usize> ParsedArray<R, T, E, S> {
-
     /// Validates with XLA's rules (spec §3) and the capacity limits of this crate.
     ///
     /// ```
@@ -73,7 +72,9 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
 /// Validates a parsed array (spec §3): XLA's rules in XLA's order, then our stricter ones (`*` on the most minor
 /// tile entry, memory space range, capacity and 64-bit size limits). The first failure is returned; use
 /// [`validation_errors`] to see all independent ones.
-pub(crate) const fn validate<const R: usize, const T: usize, const E: usize, const S: usize>(p: &ParsedArray<R, T, E, S>) -> Result<(), ValidationError> {
+pub(crate) const fn validate<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
     let mut rule = 0;
     while rule < RULES - 1 {
         if let Err(e) = check_rule(p, rule) {
@@ -109,7 +110,10 @@ pub const RULES: usize = 9;
 /// assert!(check_rule(&p, 4).is_err()); // zero tile dimension
 /// assert!(check_rule(&p, 2).is_ok());
 /// ```
-pub const fn check_rule<const R: usize, const T: usize, const E: usize, const S: usize>(p: &ParsedArray<R, T, E, S>, rule: usize) -> Result<(), ValidationError> {
+pub const fn check_rule<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+    rule: usize,
+) -> Result<(), ValidationError> {
     let l = &p.layout;
     let rank = p.rank as usize;
     match rule {
@@ -221,7 +225,9 @@ pub const fn check_rule<const R: usize, const T: usize, const E: usize, const S:
 }
 
 /// Padded dimensions: one per dimension, none smaller than its dimension.
-const fn check_padding<const R: usize, const T: usize, const E: usize, const S: usize>(p: &ParsedArray<R, T, E, S>) -> Result<(), ValidationError> {
+const fn check_padding<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
     let rank = p.rank as usize;
     if let Some(pad) = &p.layout.padding {
         if pad.len as usize != rank {
@@ -240,7 +246,9 @@ const fn check_padding<const R: usize, const T: usize, const E: usize, const S: 
     Ok(())
 }
 
-const fn check_splits<const R: usize, const T: usize, const E: usize, const S: usize>(p: &ParsedArray<R, T, E, S>) -> Result<(), ValidationError> {
+const fn check_splits<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
     let l = &p.layout;
     let rank = p.rank as usize;
     let splits = l.split_configs();
@@ -288,7 +296,9 @@ const I64_MAX: u64 = i64::MAX as u64;
 /// The size rules of validation (spec §3 "Sizes", as XLA's `ValidateShapeSize`): every dimension and the product
 /// of the dimensions fit in `i64` ("dimensions overflow"), and so does the unpacked byte size. Derived sizes
 /// (tiled storage, `L`, bits) are exact `u128` queries; consumers in `usize` check them where they convert.
-pub(crate) const fn check_sizes<const R: usize, const T: usize, const E: usize, const S: usize>(p: &ParsedArray<R, T, E, S>) -> Result<(), ValidationError> {
+pub(crate) const fn check_sizes<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
     let dims = p.dims();
     let mut product: u64 = 1;
     let mut i = 0;
