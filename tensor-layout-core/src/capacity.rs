@@ -37,7 +37,7 @@ const fn attribute(name: &str) -> usize {
 
 impl<const E: usize> Tile<E> {
     /// This tile at capacity `E2`; `level` names it in the error.
-    const fn to_capacity<const E2: usize>(&self, level: usize) -> Result<Tile<E2>, ValidationError> {
+    const fn to_capacity<const E2: usize>(self, level: usize) -> Result<Tile<E2>, ValidationError> {
         let n = self.len();
         if n > E2 {
             return Err(over(n, E2, Location::TileEntry(level, E2)));
@@ -56,7 +56,7 @@ impl<const E: usize> Tile<E> {
 impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T, E, S> {
     /// This layout at another capacity.
     const fn to_capacity<const R2: usize, const T2: usize, const E2: usize, const S2: usize>(
-        &self,
+        self,
     ) -> Result<Layout<R2, T2, E2, S2>, ValidationError> {
         let mut l = Layout::EMPTY;
         let m2m = self.minor_to_major();
@@ -127,7 +127,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ParsedArray
     /// assert!(p.to_capacity::<1, 1, 1, 0>().is_err());
     /// ```
     pub const fn to_capacity<const R2: usize, const T2: usize, const E2: usize, const S2: usize>(
-        &self,
+        self,
     ) -> Result<ParsedArray<R2, T2, E2, S2>, ValidationError> {
         let mut p = ParsedArray::EMPTY;
         let dims = self.dims();
@@ -183,7 +183,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
     /// # Ok::<(), tensor_layout_core::Error>(())
     /// ```
     pub const fn to_capacity<const R2: usize, const T2: usize, const E2: usize, const S2: usize>(
-        &self,
+        self,
     ) -> Result<ArrayShape<R2, T2, E2, S2>, ValidationError> {
         match self.0.to_capacity() {
             Ok(p) => Ok(ArrayShape(p)),
@@ -199,7 +199,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
     /// assert_eq!(small.widen(), ArrayShape::parse("f32[7]{0:T(2)}")?);
     /// # Ok::<(), tensor_layout_core::Error>(())
     /// ```
-    pub const fn widen(&self) -> ArrayShape {
+    pub const fn widen(self) -> ArrayShape {
         match self.to_capacity() {
             Ok(s) => s,
             // No capacity exceeds the default one (`ParsedArray::EMPTY` checks it).
@@ -217,7 +217,7 @@ impl<const T: usize, const E: usize> Tiles<T, E> {
     /// assert!(t.to_capacity::<2, 2>().is_some());
     /// assert!(t.to_capacity::<1, 2>().is_none());
     /// ```
-    pub const fn to_capacity<const T2: usize, const E2: usize>(&self) -> Option<Tiles<T2, E2>> {
+    pub const fn to_capacity<const T2: usize, const E2: usize>(self) -> Option<Tiles<T2, E2>> {
         let mut out = Tiles::EMPTY;
         let tiles = self.as_slice();
         let mut t = 0;

@@ -149,7 +149,7 @@ pub struct FlatPlan<const RANK: usize = MAX_RANK> {
     count: u8,
     /// `first[d]..first[d + 1]` (`..count` for the last dimension) are the terms of dimension `d`.
     first: [u8; RANK],
-    /// `2 * RANK` terms, read as one slice.
+    /// `2 * RANK` terms: term `k` is `terms[k / RANK][k % RANK]`.
     terms: [[Packed; RANK]; 2],
 }
 
@@ -243,17 +243,24 @@ impl<const R: usize> FlatPlan<R> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn terms(&self, d: usize) -> impl ExactSizeIterator<Item = FlatTerm> + '_ {
-        self.packed(d).iter().map(Packed::term)
+        let (first, end) = self.span(d);
+        (first..end).map(|k| self.packed(k).term())
     }
 
-    /// The packed terms of dimension `d`.
+    /// The first term of dimension `d` and the one past its last.
     #[inline(always)]
-    const fn packed(&self, d: usize) -> &[Packed] {
+    const fn span(&self, d: usize) -> (usize, usize) {
         if d >= self.rank as usize {
-            return &[];
+            return (0, 0);
         }
         let end = if d + 1 < self.rank as usize { self.first[d + 1] as usize } else { self.count as usize };
-        self.terms.as_flattened().split_at(end).0.split_at(self.first[d] as usize).1
+        (self.first[d] as usize, end)
+    }
+
+    /// Term `k` of all the terms (dimension by dimension).
+    #[inline(always)]
+    const fn packed(&self, k: usize) -> &Packed {
+        &self.terms[k / R][k % R]
     }
 
     /// The part of the offset that index `e` of dimension `d` contributes.
@@ -266,12 +273,12 @@ impl<const R: usize> FlatPlan<R> {
     /// ```
     #[inline(always)]
     pub const fn dimension_offset(&self, d: usize, e: usize) -> usize {
-        let terms = self.packed(d);
+        let (first, end) = self.span(d);
         let mut sum = 0usize;
-        let mut i = 0;
-        while i < terms.len() {
-            sum = sum.wrapping_add(terms[i].apply(e));
-            i += 1;
+        let mut k = first;
+        while k < end {
+            sum = sum.wrapping_add(self.packed(k).apply(e));
+            k += 1;
         }
         sum
     }

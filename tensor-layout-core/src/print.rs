@@ -67,28 +67,69 @@ pub const fn write_layout<const N: usize, const R: usize, const T: usize, const 
     b: &mut TextBuf<N>,
     l: &Layout<R, T, E, S>,
 ) {
-    b.push_str("{");
-    let m2m = l.minor_to_major();
-    let mut i = 0;
-    while i < m2m.len() {
-        if i > 0 {
-            b.push_str(",");
-        }
-        b.push_i64(m2m[i]);
-        i += 1;
+    let mut part = 0;
+    while write_layout_part(b, l, part) {
+        part += 1;
     }
-    if l.has_attributes() {
-        b.push_str(":");
-        write_attributes(b, l);
-    }
-    b.push_str("}");
 }
 
-const fn write_attributes<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+/// The most bytes one part of a layout's text takes ([`write_layout_part`]): 16 entries of 20 digits and a sign.
+const PART: usize = 512;
+
+/// Writes part `part` of a layout's canonical text ([`write_layout`] writes them all), each at most [`PART`]
+/// bytes, so the text can be streamed through a small buffer: the order (`{` and `minor_to_major`), one part
+/// per tile level, the integer attributes, one part per split configuration, then `P`, `M`, `pad(..)` and `}`.
+/// Returns `false` past the last part.
+const fn write_layout_part<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+    b: &mut TextBuf<N>,
+    l: &Layout<R, T, E, S>,
+    part: usize,
+) -> bool {
+    let (tiles, splits) = (l.tiles(), l.split_configs());
+    if part == 0 {
+        b.push_str("{");
+        let m2m = l.minor_to_major();
+        let mut i = 0;
+        while i < m2m.len() {
+            if i > 0 {
+                b.push_str(",");
+            }
+            b.push_i64(m2m[i]);
+            i += 1;
+        }
+        if l.has_attributes() {
+            b.push_str(":");
+        }
+    } else if part <= T {
+        if part <= tiles.len() {
+            if part == 1 {
+                b.push_str("T");
+            }
+            write_tile(b, &tiles[part - 1]);
+        }
+    } else if part == T + 1 {
+        write_int_attributes(b, l);
+    } else if part <= T + 1 + S {
+        let s = part - T - 2;
+        if s < splits.len() {
+            if s == 0 {
+                b.push_str("SC");
+            }
+            write_split(b, &splits[s]);
+        }
+    } else {
+        write_last_attributes(b, l);
+        b.push_str("}");
+        return false;
+    }
+    true
+}
+
+/// `L`, `#`, `*`, `E` and `S`, when not at their defaults.
+const fn write_int_attributes<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
     b: &mut TextBuf<N>,
     l: &Layout<R, T, E, S>,
 ) {
-    write_tiles(b, l.tiles());
     if l.tail_padding_alignment() != 1 {
         write_int_attribute(b, "L", l.tail_padding_alignment());
     }
@@ -108,27 +149,30 @@ const fn write_attributes<const N: usize, const R: usize, const T: usize, const 
     if l.memory_space_raw() != 0 {
         write_int_attribute(b, "S", l.memory_space_raw());
     }
-    let splits = l.split_configs();
-    if !splits.is_empty() {
-        b.push_str("SC");
-        let mut s = 0;
-        while s < splits.len() {
-            b.push_str("(");
-            b.push_i64(splits[s].dimension());
-            b.push_str(":");
-            let idx = splits[s].indices();
-            let mut k = 0;
-            while k < idx.len() {
-                if k > 0 {
-                    b.push_str(",");
-                }
-                b.push_i64(idx[k]);
-                k += 1;
-            }
-            b.push_str(")");
-            s += 1;
+}
+
+/// One split configuration: `(d:i,j)`.
+const fn write_split<const N: usize>(b: &mut TextBuf<N>, split: &crate::layout::SplitConfig) {
+    b.push_str("(");
+    b.push_i64(split.dimension());
+    b.push_str(":");
+    let idx = split.indices();
+    let mut k = 0;
+    while k < idx.len() {
+        if k > 0 {
+            b.push_str(",");
         }
+        b.push_i64(idx[k]);
+        k += 1;
     }
+    b.push_str(")");
+}
+
+/// `P`, `M` and `pad(..)`, when written.
+const fn write_last_attributes<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+    b: &mut TextBuf<N>,
+    l: &Layout<R, T, E, S>,
+) {
     if l.has_physical_shape() {
         b.push_str("P(..)");
     }
@@ -151,6 +195,24 @@ const fn write_attributes<const N: usize, const R: usize, const T: usize, const 
             b.push_str(p.value().name());
         }
         b.push_str(")");
+    }
+}
+
+/// Writes a layout's canonical text to `f` part by part ([`write_layout_part`]): a small buffer whatever the
+/// capacity, so printing a layout takes little stack on small targets.
+fn stream_layout<const R: usize, const T: usize, const E: usize, const S: usize>(
+    f: &mut fmt::Formatter<'_>,
+    l: &Layout<R, T, E, S>,
+) -> fmt::Result {
+    let mut part = 0;
+    loop {
+        let mut b = TextBuf::<PART>::new();
+        let more = write_layout_part(&mut b, l, part);
+        f.write_str(b.as_str())?;
+        if !more {
+            return Ok(());
+        }
+        part += 1;
     }
 }
 
@@ -203,7 +265,7 @@ pub const fn write_tile<const N: usize, const E: usize>(b: &mut TextBuf<N>, tile
 
 impl<const E: usize> fmt::Display for Tile<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut b = TextBuf::<512>::new();
+        let mut b = TextBuf::<PART>::new();
         write_tile(&mut b, self);
         f.write_str(b.as_str())
     }
@@ -239,10 +301,15 @@ pub const fn write_array<const N: usize, const R: usize, const T: usize, const E
 }
 
 impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for ParsedArray<R, T, E, S> {
+    /// [`write_array`], streamed through a small buffer.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut b = TextBuf::<MAX_TEXT>::new();
-        write_array(&mut b, self);
-        f.write_str(b.as_str())
+        let mut b = TextBuf::<PART>::new();
+        write_type_and_dims(&mut b, self.element_type(), self.dims());
+        f.write_str(b.as_str())?;
+        if self.rank() > 0 || self.layout().has_attributes() {
+            stream_layout(f, self.layout())?;
+        }
+        Ok(())
     }
 }
 
@@ -253,10 +320,9 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Displa
 }
 
 impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for Layout<R, T, E, S> {
+    /// [`write_layout`], streamed through a small buffer.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut b = TextBuf::<MAX_TEXT>::new();
-        write_layout(&mut b, self);
-        f.write_str(b.as_str())
+        stream_layout(f, self)
     }
 }
 

@@ -113,9 +113,10 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Geometry<R,
         let grid = shape.tile_grid().ok();
         let padding = shape.padding_pattern();
         let full = tiles_full(grid.as_ref(), &dims[..rank]);
-        let mut text = tensor_layout_core::print::TextBuf::<{ tensor_layout_core::print::MAX_TEXT }>::new();
-        tensor_layout_core::print::write_array(&mut text, shape.as_parsed());
-        let fingerprint = fingerprint_of(text.as_str().as_bytes(), &dims[..rank]);
+        // The canonical text is hashed as it is written: no buffer for it on the stack.
+        let mut hash = Fnv::NEW;
+        fmt::write(&mut hash, format_args!("{shape}")).map_err(|_| IndexError::Overflow)?;
+        let fingerprint = hash.with_dims(&dims[..rank]).0;
         Ok(Geometry { layout, rank, dims, storage, elements, bytes, plan, flat, grid, padding, full, fingerprint })
     }
 
@@ -213,14 +214,43 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug 
 /// FNV-1a of a layout's canonical text and logical sizes (bound mixed layouts of one text differ in the
 /// runtime sizes of `<=N` dimensions): the identity run positions carry.
 pub(crate) const fn fingerprint_of(text: &[u8], dims: &[usize]) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut i = 0;
-    while i < text.len() + dims.len() {
-        let v = if i < text.len() { text[i] as u64 } else { dims[i - text.len()] as u64 };
-        h = (h ^ v).wrapping_mul(0x0100_0000_01b3);
-        i += 1;
+    Fnv::NEW.with_bytes(text).with_dims(dims).0
+}
+
+/// FNV-1a, fed bytes of text then sizes (each one step, as a `u64`).
+struct Fnv(u64);
+
+impl Fnv {
+    const NEW: Fnv = Fnv(0xcbf2_9ce4_8422_2325);
+
+    const fn step(self, v: u64) -> Fnv {
+        Fnv((self.0 ^ v).wrapping_mul(0x0100_0000_01b3))
     }
-    h
+
+    const fn with_bytes(mut self, bytes: &[u8]) -> Fnv {
+        let mut i = 0;
+        while i < bytes.len() {
+            self = self.step(bytes[i] as u64);
+            i += 1;
+        }
+        self
+    }
+
+    const fn with_dims(mut self, dims: &[usize]) -> Fnv {
+        let mut i = 0;
+        while i < dims.len() {
+            self = self.step(dims[i] as u64);
+            i += 1;
+        }
+        self
+    }
+}
+
+impl fmt::Write for Fnv {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        *self = Fnv(self.0).with_bytes(s.as_bytes());
+        Ok(())
+    }
 }
 
 /// Whether `grid` exists and every tile lies within `dims`.

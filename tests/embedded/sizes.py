@@ -73,6 +73,12 @@ def main():
     detail = " + ".join(str(v) for v in flash.values())
     print(f"| {f:,} bytes ({detail}) | {r:,} bytes | {peak:,} bytes | {r + peak:,} bytes |")
     print()
+    print("Peak stack of each group of checks (from the top of RAM):\n")
+    print("| checks | peak stack |")
+    print("|---|---|")
+    for m in re.finditer(r"^stack peak of (.+) (\d+) bytes$", out, re.M):
+        print(f"| {m.group(1)} | {int(m.group(2)):,} bytes |")
+    print()
     print("`size_of` of the runtime types, bytes:\n")
     print("| type | x86-64 | thumbv7m |")
     print("|---|---|---|")

@@ -71,6 +71,13 @@ pub fn static_layouts(r: &mut Report) {
 /// Layouts parsed at runtime into the small capacity, and their geometry.
 #[inline(never)] // each check its own frame: the peak stack is the deepest one, not their sum
 pub fn small_runtime_layouts(r: &mut Report) {
+    tiled_matrix(r);
+    spec_examples(r);
+}
+
+/// The 3x5 matrix in 2x2 tiles of spec §4: offsets, slots, sizes, plan and grid.
+#[inline(never)]
+fn tiled_matrix(r: &mut Report) {
     match Small::parse_with_capacity("f32[3,5]{1,0:T(2,2)}") {
         Ok(l) => {
             let offsets = (0..3).all(|i| (0..5).all(|j| l.offset(&[i, j]) == Ok(SPEC_3X5_T22[i][j])));
@@ -83,9 +90,9 @@ pub fn small_runtime_layouts(r: &mut Report) {
             r.check("  slot 17 holds [2,3]", matches!(l.slot(17), Ok(Slot::Element(i)) if i.as_slice() == [2, 3]));
             match Geometry::from_layout(l) {
                 Ok(g) => {
-                    let plan = g.plan().is_some_and(|p| {
-                        (0..3).all(|i| (0..5).all(|j| p.offset(&[i, j]) == SPEC_3X5_T22[i][j]))
-                    });
+                    let plan = g
+                        .plan()
+                        .is_some_and(|p| (0..3).all(|i| (0..5).all(|j| p.offset(&[i, j]) == SPEC_3X5_T22[i][j])));
                     r.check("Geometry<4, 2, 4, 0>: offset plan agrees with spec §4", plan);
                     // The physical shape (2,3,2,2): a 2x3 grid of 2x2 tiles.
                     let grid = g.grid().is_some_and(|t| t.tile_count() == 6 && t.tile_slots() == 4);
@@ -96,6 +103,11 @@ pub fn small_runtime_layouts(r: &mut Report) {
         }
         Err(_) => r.check("DynLayout<4, 2, 4, 0> parses f32[3,5]{1,0:T(2,2)}", false),
     }
+}
+
+/// The other worked examples of spec §4, and a layout past the capacity.
+#[inline(never)]
+fn spec_examples(r: &mut Report) {
     let pairs = Small::parse_with_capacity("f32[4,8]{1,0:T(2,4)(2,1)}")
         .is_ok_and(|l| (0..4).all(|i| (0..8).all(|j| l.offset(&[i, j]) == Ok(spec_4x8_pairs(i, j)))));
     r.check("DynLayout<4, 2, 4, 0> f32[4,8]{1,0:T(2,4)(2,1)}: row pairs (spec §4)", pairs);
@@ -117,10 +129,17 @@ pub fn small_runtime_layouts(r: &mut Report) {
     }
 }
 
-/// Relayouts of small arrays between static layouts.
+/// Relayouts of small arrays between static layouts, each in a frame of its own.
 #[inline(never)] // each check its own frame: the peak stack is the deepest one, not their sum
 pub fn relayouts(r: &mut Report) {
-    // Row-major f32[3,5] holding 5 * i + j moves into the tiled layout of spec §4.
+    relayout_into_tiles(r);
+    relayout_into_row_pairs(r);
+    relayout_into_padding(r);
+}
+
+/// Row-major f32[3,5] holding `5 * i + j` moves into the tiled layout of spec §4.
+#[inline(never)]
+fn relayout_into_tiles(r: &mut Report) {
     let rows: [f32; 15] = core::array::from_fn(|k| k as f32);
     let mut tiled = [-1.0f32; Tiled::STORAGE_ELEMENTS];
     let moved = match (View::new(Rows::default(), &rows[..]), ViewMut::new(Tiled::default(), &mut tiled[..])) {
@@ -129,8 +148,11 @@ pub fn relayouts(r: &mut Report) {
     };
     let placed = (0..3).all(|i| (0..5).all(|j| tiled[SPEC_3X5_T22[i][j]] == (5 * i + j) as f32));
     r.check("relayout f32[3,5] -> f32[3,5]{1,0:T(2,2)}: every element at its spec §4 offset", moved && placed);
+}
 
-    // Row-major f32[4,8] into row pairs.
+/// Row-major f32[4,8] into row pairs.
+#[inline(never)]
+fn relayout_into_row_pairs(r: &mut Report) {
     let flat: [f32; 32] = core::array::from_fn(|k| k as f32);
     let mut paired = [-1.0f32; Pairs::STORAGE_ELEMENTS];
     let moved = match (View::new(PairRows::default(), &flat[..]), ViewMut::new(Pairs::default(), &mut paired[..])) {
@@ -139,8 +161,11 @@ pub fn relayouts(r: &mut Report) {
     };
     let placed = (0..4).all(|i| (0..8).all(|j| paired[spec_4x8_pairs(i, j)] == (8 * i + j) as f32));
     r.check("relayout f32[4,8] -> f32[4,8]{1,0:T(2,4)(2,1)}: row pairs (spec §4)", moved && placed);
+}
 
-    // Seeds 000/001 (spec §4): `[2x3]` column-major padded to `[3,5]` stores `a d 0 b e 0 c f 0 0 0 0 0 0 0`.
+/// Seeds 000/001 (spec §4): `[2x3]` column-major padded to `[3,5]` stores `a d 0 b e 0 c f 0 0 0 0 0 0 0`.
+#[inline(never)]
+fn relayout_into_padding(r: &mut Report) {
     type Small23 = layout!(f32[2,3]);
     type Padded = layout!(f32[2,3]{0,1:pad(3,5:zero)});
     let (a, b, c, d, e, f) = (1.0, 2.0, 3.0, 4.0, 5.0, 6.0);
