@@ -37,7 +37,10 @@ impl Report {
     }
 }
 
-/// The byte every free stack word holds before the checks run.
+/// A group of checks and its name.
+type Group = (&'static str, fn(&mut Report));
+
+/// The word every free stack word holds before the checks run.
 const PAINT: u32 = 0xA5A5_A5A5;
 /// Words below the stack pointer left unpainted when painting starts (the painting loop's own frame).
 const MARGIN: usize = 64;
@@ -78,7 +81,7 @@ fn stack_peak() -> usize {
 fn main() -> ! {
     let mut report = Report { passed: 0, failed: 0 };
     let mut peak = 0;
-    let groups: [(&str, fn(&mut Report)); 3] = [
+    let groups: [Group; 3] = [
         ("static layouts", checks::static_layouts),
         ("small runtime layouts", checks::small_runtime_layouts),
         ("relayouts", checks::relayouts),
