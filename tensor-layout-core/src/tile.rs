@@ -364,11 +364,19 @@ impl<const E: usize, const N: usize> PartialEq<&[TileDim; N]> for TileDims<E> {
 /// use tensor_layout_core::{tile::tpu_tiling, ElementType};
 /// let t = tpu_tiling(ElementType::Bf16, &[1024, 1024]);
 /// assert_eq!(t.as_slice().len(), 2);
+/// assert_eq!(format!("{t:?}"), "[Tile(8,128), Tile(2,1)]");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Tiles<const TILES: usize = MAX_TILES, const TILE_RANK: usize = MAX_TILE_RANK> {
     pub(crate) count: u8,
     pub(crate) tiles: [Tile<TILE_RANK>; TILES],
+}
+
+impl<const T: usize, const E: usize> fmt::Debug for Tiles<T, E> {
+    /// The tile levels in use.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
 }
 
 impl Tiles {
