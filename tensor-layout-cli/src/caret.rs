@@ -8,12 +8,13 @@
 //!   |            ^
 //! ```
 //!
-//! Columns count characters, so text with `é` in it lines up; control characters are shown as spaces.
+//! Columns count characters, so text with `é` in it lines up; control characters are shown as spaces. The
+//! rendering is the library's ([`Error::annotate`], [`Pointer`]), which users of `DynLayout` get too.
 
 use crate::outcome::Failure;
 use std::fmt::Display;
 use std::ops::Range;
-use tensor_layout::parse::parse_array_mapped;
+use tensor_layout::parse::{Pointer, Span};
 use tensor_layout::{DynLayout, Error};
 
 /// Reads a SHAPE argument: one array shape in `{...}` or `<...>` form, validated. `token[]` and `opaque[]` are
@@ -42,33 +43,14 @@ pub fn invalid_shape(text: &str, message: impl Display, span: Range<usize>) -> F
 }
 
 /// The failure for an error of the library on one array shape `text`: parse errors point at their token (and drop
-/// their `(at byte N)`), validation errors at the component they name.
+/// their `(at byte N)`), validation errors at the component they name ([`Error::annotate`]).
 pub fn array_error(text: &str, e: &Error) -> Failure {
-    match e {
-        Error::Parse(p) => invalid_shape(text, p.kind, p.offset..p.end),
-        Error::Invalid(v) => {
-            let span = match parse_array_mapped(text.as_bytes()) {
-                Ok((_, map)) => {
-                    let s = map.span(v.location());
-                    s.start..s.end
-                }
-                Err(_) => 0..text.len(),
-            };
-            invalid_shape(text, v, span)
-        }
-        other => invalid_shape(text, other, 0..text.len()),
-    }
+    Failure::new(format_args!("invalid shape `{}`: {}", text.trim(), e.annotate(text)))
 }
 
 /// Three lines: a gutter, the text, carets under `span` (at least one, after the text for its end).
 pub fn pointer(text: &str, span: Range<usize>) -> String {
-    let bytes = text.as_bytes();
-    let start = span.start.min(bytes.len());
-    let end = span.end.clamp(start, bytes.len());
-    let columns = |b: &[u8]| String::from_utf8_lossy(b).chars().count();
-    let shown: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    let (before, width) = (columns(&bytes[..start]), columns(&bytes[start..end]).max(1));
-    format!("  |\n  | {}\n  | {}{}", shown.trim_end(), " ".repeat(before), "^".repeat(width))
+    Pointer::new(text, Span { start: span.start, end: span.end }).to_string()
 }
 
 #[cfg(test)]

@@ -560,6 +560,22 @@ fn explain_summary_at_a_glance() {
 }
 
 #[test]
+fn explain_of_dynamic_layouts_shows_tile_extents() {
+    // Spec §4.2: a tile applies to the most minor dimensions (extent 1 along the others) and a tile longer than the
+    // shape extends it with leading 1s; neither depends on the size of a `?` dimension, only the number of tiles does.
+    let line = |shape: &str| {
+        let out = ok(&["explain", shape]);
+        out.lines().find(|l| l.starts_with("  tile grid")).map(str::to_string).unwrap_or_else(|| panic!("{out}"))
+    };
+    let how_many = "(the extent of a tile along each logical dimension); how many depends on the `?` sizes";
+    assert_eq!(line("bf16[?,256]{1,0:T(8,128)(2,1)}"), format!("  tile grid          tiles of [8,128] {how_many}"));
+    assert_eq!(line("f32[?,3,512]{2,1,0:T(8,128)}"), format!("  tile grid          tiles of [1,8,128] {how_many}"));
+    assert_eq!(line("f32[?]{0:T(8,128)}"), format!("  tile grid          tiles of [128] {how_many}"));
+    // Without `?`, a grid the library cannot compute still says why.
+    assert!(line("f32[<=8,16]{1,0:T(4,4)}").contains("grid over [8,16]"));
+}
+
+#[test]
 fn explain_json_adds_tile_grids() {
     assert_eq!(json("f32[3,5]{1,0:T(2,2)}")["tile_grids"], serde_json::json!([[2, 3]]));
     assert_eq!(json("f32[4,8]{1,0:T(2,4)(2,1)}")["tile_grids"], serde_json::json!([[2, 2], [1, 4]]));

@@ -10,7 +10,7 @@
 use crate::error::IndexError;
 use crate::shape::ArrayShape;
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// XLA's unpadded size in bytes: element count times the natural byte width of the element type
     /// ([`crate::ElementType::byte_width`]); errors for a `?` dimension.
     ///

@@ -324,8 +324,9 @@ impl State {
     }
 
     /// One tiling step, tile `level` (spec §4.2).
-    const fn apply(&mut self, tile: &Tile, level: usize) -> Result<(), DigitFailure> {
+    const fn apply<const E: usize>(&mut self, tile: &Tile<E>, level: usize) -> Result<(), DigitFailure> {
         let dims = tile.dims();
+        let dims = dims.as_slice();
         let k = dims.len();
         if k > self.len {
             let ext = k - self.len;
@@ -429,7 +430,7 @@ impl State {
     }
 }
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// The digit plan of this layout (see the module documentation); `None` when a tiling step is not
     /// separable into digits of single indices, for `?` dimensions and on overflow.
     ///

@@ -23,7 +23,7 @@
 use crate::error::IndexError;
 use crate::shape::{ArrayShape, Dim, MAX_RANK};
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// The layout of one first-level tile; see the module documentation. Errors for untiled layouts with a
     /// dynamic dimension (their one tile is the whole array), and for layouts without a tile grid (a `*` in the
     /// first tile, later tiles reaching outside the first).
@@ -38,9 +38,9 @@ impl ArrayShape {
     /// assert!(ArrayShape::parse("f32[?,3]")?.tile_layout().is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub const fn tile_layout(&self) -> Result<ArrayShape, IndexError> {
+    pub const fn tile_layout(&self) -> Result<ArrayShape<R, T, E, S>, IndexError> {
         let mut p = *self.as_parsed();
-        let tiled = !p.layout.tiles.is_empty();
+        let tiled = p.layout.is_tiled();
         let mut d = 0;
         while d < p.rank as usize {
             if let Dim::Unbounded = p.dims[d] {

@@ -3,7 +3,7 @@
 
 use crate::dim::MAX_RANK;
 use crate::dtype::{bytes_eq, ElementType};
-use crate::tile::{Tile, Tiles};
+use crate::tile::{Tile, Tiles, MAX_TILES, MAX_TILE_RANK};
 
 /// The most split configurations `SC(..)(..)` one layout may carry.
 ///
@@ -130,13 +130,13 @@ impl PaddingValue {
 /// assert_eq!(p.value(), PaddingValue::Zero);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Padding {
+pub struct Padding<const RANK: usize = MAX_RANK> {
     pub(crate) len: u8,
-    pub(crate) dims: [u64; MAX_RANK],
+    pub(crate) dims: [u64; RANK],
     pub(crate) value: PaddingValue,
 }
 
-impl Padding {
+impl<const R: usize> Padding<R> {
     /// The padded size of each logical dimension.
     ///
     /// ```
@@ -202,6 +202,10 @@ impl SplitConfig {
 
 /// A layout: `{minor_to_major:attributes}` (spec §2).
 ///
+/// Its capacity is four const parameters, by default this crate's limits: `RANK` dimensions ([`MAX_RANK`]),
+/// `TILES` tile levels ([`MAX_TILES`]) of `TILE_RANK` entries ([`MAX_TILE_RANK`]) and `SPLITS` split
+/// configurations ([`MAX_SPLITS`]); [`ArrayShape`](crate::ArrayShape) explains smaller capacities.
+///
 /// ```
 /// use tensor_layout_core::ArrayShape;
 /// let s = ArrayShape::parse("bf16[32,32,4096]{2,1,0:T(8,128)(2,1)S(1)}").unwrap();
@@ -209,44 +213,36 @@ impl SplitConfig {
 /// assert_eq!(l.minor_to_major(), &[2, 1, 0]);
 /// assert_eq!(l.tiles().len(), 2);
 /// assert_eq!(l.memory_space().0, 1);
+/// assert_eq!(format!("{l:?}"), "Layout({2,1,0:T(8,128)(2,1)S(1)})");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Layout {
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Layout<
+    const RANK: usize = MAX_RANK,
+    const TILES: usize = MAX_TILES,
+    const TILE_RANK: usize = MAX_TILE_RANK,
+    const SPLITS: usize = MAX_SPLITS,
+> {
     pub(crate) m2m_len: u8,
-    pub(crate) minor_to_major: [i64; MAX_RANK],
-    pub(crate) tiles: Tiles,
+    pub(crate) minor_to_major: [i64; RANK],
+    /// The tile levels in use (`tiles[..tile_count]`): kept here rather than in a [`Tiles`], which saves the
+    /// padding after its count.
+    pub(crate) tile_count: u8,
+    pub(crate) tiles: [Tile<TILE_RANK>; TILES],
     pub(crate) tail_padding_alignment: i64,
     pub(crate) index_type: Option<ElementType>,
     pub(crate) pointer_type: Option<ElementType>,
     pub(crate) element_size_bits: i64,
     pub(crate) memory_space: i64,
     pub(crate) split_count: u8,
-    pub(crate) splits: [SplitConfig; MAX_SPLITS],
+    pub(crate) splits: [SplitConfig; SPLITS],
     pub(crate) has_physical_shape: bool,
     pub(crate) dynamic_metadata_prefix_bytes: i64,
-    pub(crate) padding: Option<Padding>,
+    pub(crate) padding: Option<Padding<RANK>>,
 }
 
-const EMPTY_SPLIT: SplitConfig = SplitConfig { dimension: 0, len: 0, indices: [0; MAX_SPLIT_INDICES] };
+pub(crate) const EMPTY_SPLIT: SplitConfig = SplitConfig { dimension: 0, len: 0, indices: [0; MAX_SPLIT_INDICES] };
 
 impl Layout {
-    /// The empty layout (no `minor_to_major` entries, no attributes): what a scalar has.
-    pub(crate) const EMPTY: Layout = Layout {
-        m2m_len: 0,
-        minor_to_major: [0; MAX_RANK],
-        tiles: Tiles::NONE,
-        tail_padding_alignment: 1,
-        index_type: None,
-        pointer_type: None,
-        element_size_bits: 0,
-        memory_space: 0,
-        split_count: 0,
-        splits: [EMPTY_SPLIT; MAX_SPLITS],
-        has_physical_shape: false,
-        dynamic_metadata_prefix_bytes: 0,
-        padding: None,
-    };
-
     /// XLA's default layout for `rank` dimensions: major-to-minor, `{rank-1, ..., 1, 0}`. `rank` is clamped to
     /// [`MAX_RANK`].
     ///
@@ -265,6 +261,53 @@ impl Layout {
         l.m2m_len = rank as u8;
         l
     }
+}
+
+impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T, E, S> {
+    /// Appends a tile level; `false` past the capacity.
+    pub(crate) const fn push_tile(&mut self, tile: Tile<E>) -> bool {
+        if self.tile_count as usize >= T {
+            return false;
+        }
+        self.tiles[self.tile_count as usize] = tile;
+        self.tile_count += 1;
+        true
+    }
+
+    /// The tile levels as a [`Tiles`].
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("bf16[8,128]{1,0:T(8,128)(2,1)}").unwrap();
+    /// assert_eq!(s.layout().tile_levels().as_slice(), s.layout().tiles());
+    /// ```
+    pub const fn tile_levels(&self) -> Tiles<T, E> {
+        let mut t = Tiles::EMPTY;
+        let mut i = 0;
+        while i < self.tile_count as usize {
+            t.push(self.tiles[i]);
+            i += 1;
+        }
+        t
+    }
+
+    /// The empty layout (no `minor_to_major` entries, no attributes): what a scalar has.
+    pub(crate) const EMPTY: Self = Layout {
+        m2m_len: 0,
+        minor_to_major: [0; R],
+        tile_count: 0,
+        tiles: [Tile::EMPTY; T],
+        tail_padding_alignment: 1,
+        index_type: None,
+        pointer_type: None,
+        element_size_bits: 0,
+        memory_space: 0,
+        split_count: 0,
+        splits: [EMPTY_SPLIT; S],
+        has_physical_shape: false,
+        dynamic_metadata_prefix_bytes: 0,
+        padding: None,
+    };
 
     /// The `minor_to_major` entries, as written (validated shapes hold a permutation of `0..rank`).
     ///
@@ -285,8 +328,8 @@ impl Layout {
     /// assert_eq!(s.layout().tiles()[0].dims()[0], TileDim::Combine);
     /// ```
     #[inline]
-    pub const fn tiles(&self) -> &[Tile] {
-        self.tiles.as_slice()
+    pub const fn tiles(&self) -> &[Tile<E>] {
+        self.tiles.split_at(self.tile_count as usize).0
     }
 
     /// `L(n)`: the element count is rounded up to a multiple of n (1 when absent).
@@ -388,7 +431,7 @@ impl Layout {
     /// use tensor_layout_core::ArrayShape;
     /// assert!(ArrayShape::parse("f32[2]{0}").unwrap().layout().padding().is_none());
     /// ```
-    pub const fn padding(&self) -> Option<&Padding> {
+    pub const fn padding(&self) -> Option<&Padding<R>> {
         self.padding.as_ref()
     }
 
@@ -399,7 +442,7 @@ impl Layout {
     /// assert!(ArrayShape::parse("f32[2]{0:T(2)}").unwrap().layout().is_tiled());
     /// ```
     pub const fn is_tiled(&self) -> bool {
-        !self.tiles.is_empty()
+        self.tile_count > 0
     }
 
     /// Whether anything but `minor_to_major` differs from its default (then XLA prints a colon).
@@ -409,7 +452,7 @@ impl Layout {
     /// assert!(!ArrayShape::parse("f32[2]{0:L(1)E(0)S(0)}").unwrap().layout().has_attributes());
     /// ```
     pub const fn has_attributes(&self) -> bool {
-        !self.tiles.is_empty()
+        self.tile_count > 0
             || self.tail_padding_alignment != 1
             || self.index_type.is_some()
             || self.pointer_type.is_some()

@@ -22,6 +22,7 @@
 //! - [`shape`]: dimensions (static, `<=N`, `?`), [`ParsedArray`] (as read) and [`ArrayShape`] (validated).
 //! - [`tile`]: tiles, tile levels, the physical (tiled) shape, TPU tiling conventions.
 //! - [`layout`]: `minor_to_major` and the attributes (`L E S M SC # * P D`, the `pad(..)` extension).
+//! - [`capacity`]: the model at a smaller capacity (the const parameters of [`ArrayShape`]), for small targets.
 //!
 //! The rules (each with its errors):
 //! - [`validate`]: XLA's validation rules (spec §3) and [`ValidationError`].
@@ -78,14 +79,20 @@
 //! ## Capacity
 //!
 //! Shapes have at most [`MAX_RANK`] (16) dimensions, layouts at most [`MAX_TILES`] (6) tile levels of at most
-//! [`MAX_TILE_RANK`] (16) entries, [`layout::MAX_SPLITS`] split configurations of
-//! [`layout::MAX_SPLIT_INDICES`] indices; tuples nest at most [`parse::MAX_DEPTH`] deep. More is an error.
+//! [`MAX_TILE_RANK`] (16) entries, [`MAX_SPLITS`] split configurations of [`layout::MAX_SPLIT_INDICES`]
+//! indices; tuples nest at most [`parse::MAX_DEPTH`] deep. More is an error.
+//!
+//! These are the default capacity of the model types, which hold everything in place: [`ArrayShape`] is
+//! `ArrayShape<16, 6, 16, 4>`. A smaller capacity (`ArrayShape<4, 2, 4, 0>`: rank 4, 2 tile levels of 4 entries,
+//! no split configuration) makes a value of at most 256 bytes for small targets, with the same rules and
+//! answers; a shape that does not fit is a [`ValidationError::ExceedsCapacity`] ([`capacity`]).
 #![no_std]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 #![warn(clippy::all)]
 
 // The model.
+pub mod capacity;
 mod dim;
 pub mod dtype;
 pub mod layout;
@@ -119,7 +126,8 @@ pub use dtype::ElementType;
 pub use error::{Error, IndexError, ParseError, ValidationError};
 pub use grid::TileGrid;
 pub use index::{Index, Slot, Strides};
+pub use layout::MAX_SPLITS;
 pub use layout::{Layout, MemorySpace, Padding, PaddingValue, SplitConfig};
 pub use plan::OffsetPlan;
 pub use shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
-pub use tile::{PhysicalShape, Tile, TileDim, Tiles, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};
+pub use tile::{PhysicalShape, Tile, TileDim, TileDims, Tiles, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};

@@ -172,7 +172,7 @@ pub const fn padding_bits(t: ElementType, value: PaddingValue) -> u128 {
     }
 }
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// What a padding slot of this layout holds, as a bit pattern of [`ArrayShape::element_bits`] bits: the
     /// `pad(..:value)` of the layout (seeds 000 and 001), else zero. A signed sub-byte type stored unpacked (one
     /// byte per element) is sign-extended.

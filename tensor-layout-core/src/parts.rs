@@ -230,6 +230,7 @@ impl Parts {
         let mut t = 0;
         while t < tiles.len() {
             let entries = tiles[t].dims();
+            let entries = entries.as_slice();
             let mut e = 0;
             while e < entries.len() {
                 parts.tiles[t][e] = match entries[e] {
@@ -339,17 +340,20 @@ impl Parts {
             let n = len_i64(level);
             let mut e = 0;
             while e < n {
-                tile.dims[e] = if level[e] == COMBINE {
+                let entry = if level[e] == COMBINE {
                     TileDim::Combine
                 } else if level[e] < 0 {
                     return Err(PartsError::Malformed { list: "tiles" });
                 } else {
                     TileDim::Size(level[e] as u64)
                 };
+                // A non-negative `i64` always fits; more than a tile holds is malformed.
+                if !tile.push(entry) {
+                    return Err(PartsError::Malformed { list: "tiles" });
+                }
                 e += 1;
             }
-            tile.len = n as u8;
-            p.layout.tiles.push(tile);
+            p.layout.push_tile(tile);
             t += 1;
         }
         while t < MAX_TILES {

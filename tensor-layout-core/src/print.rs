@@ -63,26 +63,73 @@ pub const fn write_type_and_dims<const N: usize>(b: &mut TextBuf<N>, element_typ
 /// write_layout(&mut b, parse_array(b"f32[3,5]{0,1:T(2,2)L(1)E(0)S(0)}").unwrap().layout());
 /// assert_eq!(b.as_str(), "{0,1:T(2,2)}");
 /// ```
-pub const fn write_layout<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
-    b.push_str("{");
-    let m2m = l.minor_to_major();
-    let mut i = 0;
-    while i < m2m.len() {
-        if i > 0 {
-            b.push_str(",");
-        }
-        b.push_i64(m2m[i]);
-        i += 1;
+pub const fn write_layout<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+    b: &mut TextBuf<N>,
+    l: &Layout<R, T, E, S>,
+) {
+    let mut part = 0;
+    while write_layout_part(b, l, part) {
+        part += 1;
     }
-    if l.has_attributes() {
-        b.push_str(":");
-        write_attributes(b, l);
-    }
-    b.push_str("}");
 }
 
-const fn write_attributes<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
-    write_tiles(b, l.tiles());
+/// The most bytes one part of a layout's text takes ([`write_layout_part`]): 16 entries of 20 digits and a sign.
+const PART: usize = 512;
+
+/// Writes part `part` of a layout's canonical text ([`write_layout`] writes them all), each at most [`PART`]
+/// bytes, so the text can be streamed through a small buffer: the order (`{` and `minor_to_major`), one part
+/// per tile level, the integer attributes, one part per split configuration, then `P`, `M`, `pad(..)` and `}`.
+/// Returns `false` past the last part.
+const fn write_layout_part<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+    b: &mut TextBuf<N>,
+    l: &Layout<R, T, E, S>,
+    part: usize,
+) -> bool {
+    let (tiles, splits) = (l.tiles(), l.split_configs());
+    if part == 0 {
+        b.push_str("{");
+        let m2m = l.minor_to_major();
+        let mut i = 0;
+        while i < m2m.len() {
+            if i > 0 {
+                b.push_str(",");
+            }
+            b.push_i64(m2m[i]);
+            i += 1;
+        }
+        if l.has_attributes() {
+            b.push_str(":");
+        }
+    } else if part <= T {
+        if part <= tiles.len() {
+            if part == 1 {
+                b.push_str("T");
+            }
+            write_tile(b, &tiles[part - 1]);
+        }
+    } else if part == T + 1 {
+        write_int_attributes(b, l);
+    } else if part <= T + 1 + S {
+        let s = part - T - 2;
+        if s < splits.len() {
+            if s == 0 {
+                b.push_str("SC");
+            }
+            write_split(b, &splits[s]);
+        }
+    } else {
+        write_last_attributes(b, l);
+        b.push_str("}");
+        return false;
+    }
+    true
+}
+
+/// `L`, `#`, `*`, `E` and `S`, when not at their defaults.
+const fn write_int_attributes<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+    b: &mut TextBuf<N>,
+    l: &Layout<R, T, E, S>,
+) {
     if l.tail_padding_alignment() != 1 {
         write_int_attribute(b, "L", l.tail_padding_alignment());
     }
@@ -102,27 +149,30 @@ const fn write_attributes<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
     if l.memory_space_raw() != 0 {
         write_int_attribute(b, "S", l.memory_space_raw());
     }
-    let splits = l.split_configs();
-    if !splits.is_empty() {
-        b.push_str("SC");
-        let mut s = 0;
-        while s < splits.len() {
-            b.push_str("(");
-            b.push_i64(splits[s].dimension());
-            b.push_str(":");
-            let idx = splits[s].indices();
-            let mut k = 0;
-            while k < idx.len() {
-                if k > 0 {
-                    b.push_str(",");
-                }
-                b.push_i64(idx[k]);
-                k += 1;
-            }
-            b.push_str(")");
-            s += 1;
+}
+
+/// One split configuration: `(d:i,j)`.
+const fn write_split<const N: usize>(b: &mut TextBuf<N>, split: &crate::layout::SplitConfig) {
+    b.push_str("(");
+    b.push_i64(split.dimension());
+    b.push_str(":");
+    let idx = split.indices();
+    let mut k = 0;
+    while k < idx.len() {
+        if k > 0 {
+            b.push_str(",");
         }
+        b.push_i64(idx[k]);
+        k += 1;
     }
+    b.push_str(")");
+}
+
+/// `P`, `M` and `pad(..)`, when written.
+const fn write_last_attributes<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+    b: &mut TextBuf<N>,
+    l: &Layout<R, T, E, S>,
+) {
     if l.has_physical_shape() {
         b.push_str("P(..)");
     }
@@ -148,6 +198,24 @@ const fn write_attributes<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
     }
 }
 
+/// Writes a layout's canonical text to `f` part by part ([`write_layout_part`]): a small buffer whatever the
+/// capacity, so printing a layout takes little stack on small targets.
+fn stream_layout<const R: usize, const T: usize, const E: usize, const S: usize>(
+    f: &mut fmt::Formatter<'_>,
+    l: &Layout<R, T, E, S>,
+) -> fmt::Result {
+    let mut part = 0;
+    loop {
+        let mut b = TextBuf::<PART>::new();
+        let more = write_layout_part(&mut b, l, part);
+        f.write_str(b.as_str())?;
+        if !more {
+            return Ok(());
+        }
+        part += 1;
+    }
+}
+
 /// Writes tiles as XLA prints them: `T(8,128)(2,1)`, `*` for a combined dimension; nothing for no tiles.
 ///
 /// ```
@@ -157,7 +225,7 @@ const fn write_attributes<const N: usize>(b: &mut TextBuf<N>, l: &Layout) {
 /// write_tiles(&mut b, p.layout().tiles());
 /// assert_eq!(b.as_str(), "T(*,2,4)(2,1)");
 /// ```
-pub const fn write_tiles<const N: usize>(b: &mut TextBuf<N>, tiles: &[Tile]) {
+pub const fn write_tiles<const N: usize, const E: usize>(b: &mut TextBuf<N>, tiles: &[Tile<E>]) {
     if tiles.is_empty() {
         return;
     }
@@ -177,9 +245,10 @@ pub const fn write_tiles<const N: usize>(b: &mut TextBuf<N>, tiles: &[Tile]) {
 /// write_tile(&mut b, &Tile::new(&[TileDim::Combine, TileDim::Size(128)]).unwrap());
 /// assert_eq!(b.as_str(), "(*,128)");
 /// ```
-pub const fn write_tile<const N: usize>(b: &mut TextBuf<N>, tile: &Tile) {
+pub const fn write_tile<const N: usize, const E: usize>(b: &mut TextBuf<N>, tile: &Tile<E>) {
     b.push_str("(");
     let dims = tile.dims();
+    let dims = dims.as_slice();
     let mut k = 0;
     while k < dims.len() {
         if k > 0 {
@@ -194,9 +263,9 @@ pub const fn write_tile<const N: usize>(b: &mut TextBuf<N>, tile: &Tile) {
     b.push_str(")");
 }
 
-impl fmt::Display for Tile {
+impl<const E: usize> fmt::Display for Tile<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut b = TextBuf::<512>::new();
+        let mut b = TextBuf::<PART>::new();
         write_tile(&mut b, self);
         f.write_str(b.as_str())
     }
@@ -221,32 +290,59 @@ const fn write_int_attribute<const N: usize>(b: &mut TextBuf<N>, name: &str, v: 
 /// write_array(&mut b, &parse_array(b"u32[]{:T(256)}").unwrap());
 /// assert_eq!(b.as_str(), "u32[]{:T(256)}");
 /// ```
-pub const fn write_array<const N: usize>(b: &mut TextBuf<N>, p: &ParsedArray) {
+pub const fn write_array<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
+    b: &mut TextBuf<N>,
+    p: &ParsedArray<R, T, E, S>,
+) {
     write_type_and_dims(b, p.element_type(), p.dims());
     if p.rank() > 0 || p.layout().has_attributes() {
         write_layout(b, p.layout());
     }
 }
 
-impl fmt::Display for ParsedArray {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for ParsedArray<R, T, E, S> {
+    /// [`write_array`], streamed through a small buffer.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut b = TextBuf::<MAX_TEXT>::new();
-        write_array(&mut b, self);
-        f.write_str(b.as_str())
+        let mut b = TextBuf::<PART>::new();
+        write_type_and_dims(&mut b, self.element_type(), self.dims());
+        f.write_str(b.as_str())?;
+        if self.rank() > 0 || self.layout().has_attributes() {
+            stream_layout(f, self.layout())?;
+        }
+        Ok(())
     }
 }
 
-impl fmt::Display for ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for ArrayShape<R, T, E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.as_parsed().fmt(f)
     }
 }
 
-impl fmt::Display for Layout {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for Layout<R, T, E, S> {
+    /// [`write_layout`], streamed through a small buffer.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut b = TextBuf::<MAX_TEXT>::new();
-        write_layout(&mut b, self);
-        f.write_str(b.as_str())
+        stream_layout(f, self)
+    }
+}
+
+// `Debug` shows the canonical text, not the fixed-capacity arrays behind it.
+
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug for ParsedArray<R, T, E, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ParsedArray({self})")
+    }
+}
+
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug for ArrayShape<R, T, E, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "ArrayShape({self})")
+    }
+}
+
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug for Layout<R, T, E, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Layout({self})")
     }
 }
 

@@ -1,9 +1,13 @@
 //! Array shapes: element type, dimensions and layout. A [`ParsedArray`] is what the parser read, exactly as
 //! written; an [`ArrayShape`] is one that passed validation (spec §3, [`crate::validate`]): every query and all
 //! arithmetic take an `ArrayShape`, so they never see an invalid layout.
+//!
+//! Both hold everything in place, in arrays of a fixed capacity: four const parameters with this crate's limits
+//! as defaults (see [`ArrayShape`]).
 
 use crate::dtype::ElementType;
-use crate::layout::Layout;
+use crate::layout::{Layout, MAX_SPLITS};
+use crate::tile::{MAX_TILES, MAX_TILE_RANK};
 
 pub use crate::dim::{Dim, MAX_RANK};
 
@@ -14,22 +18,29 @@ pub use crate::dim::{Dim, MAX_RANK};
 /// let p = parse::parse_array(b"f32[2,<=3]{0,0}").unwrap(); // parses, but is invalid
 /// assert_eq!(p.dims(), &[Dim::Static(2), Dim::Bounded(3)]);
 /// assert!(p.validate().is_err());
+/// assert_eq!(format!("{p:?}"), "ParsedArray(f32[2,<=3]{0,0})");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ParsedArray {
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ParsedArray<
+    const RANK: usize = MAX_RANK,
+    const TILES: usize = MAX_TILES,
+    const TILE_RANK: usize = MAX_TILE_RANK,
+    const SPLITS: usize = MAX_SPLITS,
+> {
     pub(crate) element_type: ElementType,
     pub(crate) rank: u8,
-    pub(crate) dims: [Dim; MAX_RANK],
-    pub(crate) layout: Layout,
+    pub(crate) dims: [Dim; RANK],
+    pub(crate) layout: Layout<RANK, TILES, TILE_RANK, SPLITS>,
 }
 
-impl ParsedArray {
-    /// A scalar `f32[]` with the empty layout: where the parser starts.
-    pub(crate) const EMPTY: ParsedArray = ParsedArray {
-        element_type: ElementType::F32,
-        rank: 0,
-        dims: [Dim::Static(0); MAX_RANK],
-        layout: Layout::EMPTY,
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ParsedArray<R, T, E, S> {
+    /// A scalar `f32[]` with the empty layout: where the parser starts. Naming it checks the capacity.
+    pub(crate) const EMPTY: Self = {
+        assert!(
+            R <= MAX_RANK && T <= MAX_TILES && E <= MAX_TILE_RANK && S <= MAX_SPLITS,
+            "a layout capacity is at most the default one: RANK <= 16, TILES <= 6, TILE_RANK <= 16, SPLITS <= 4"
+        );
+        ParsedArray { element_type: ElementType::F32, rank: 0, dims: [Dim::Static(0); R], layout: Layout::EMPTY }
     };
 
     /// The element type.
@@ -72,7 +83,7 @@ impl ParsedArray {
     /// assert_eq!(parse::parse_array(b"f32[3,5]").unwrap().layout().minor_to_major(), &[1, 0]);
     /// ```
     #[inline]
-    pub const fn layout(&self) -> &Layout {
+    pub const fn layout(&self) -> &Layout<R, T, E, S> {
         &self.layout
     }
 
@@ -84,7 +95,7 @@ impl ParsedArray {
     /// let p = ParsedArray::new(ElementType::F32, &[3, 5]).unwrap().with_layout(l);
     /// assert_eq!(p.layout().minor_to_major(), &[0, 1]);
     /// ```
-    pub const fn with_layout(mut self, layout: Layout) -> ParsedArray {
+    pub const fn with_layout(mut self, layout: Layout<R, T, E, S>) -> Self {
         self.layout = layout;
         self
     }
@@ -97,11 +108,40 @@ impl ParsedArray {
 /// let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
 /// assert_eq!(s.offset(&[2, 3]).unwrap(), 17);
 /// assert_eq!(s.storage_elements().unwrap(), 24);
+/// assert_eq!(format!("{s:?}"), "ArrayShape(f32[3,5]{1,0:T(2,2)})");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct ArrayShape(pub(crate) ParsedArray);
+///
+/// # Capacity
+///
+/// A shape holds its dimensions, tiles and split configurations in place, in arrays of a fixed capacity given by
+/// four const parameters: `RANK` dimensions, `TILES` tile levels of `TILE_RANK` entries each, and `SPLITS` split
+/// configurations (`SC(..)`). The defaults are this crate's limits ([`MAX_RANK`], [`MAX_TILES`],
+/// [`MAX_TILE_RANK`], [`MAX_SPLITS`]): `ArrayShape` is `ArrayShape<16, 6, 16, 4>`, about 1.6 KiB. A smaller
+/// capacity makes a smaller value for small targets (no capacity may exceed the default, which naming such a type
+/// reports when the program is built). Every query answers alike at every capacity; constructors that read text
+/// are named for the default capacity ([`ArrayShape::parse`]) and for any other one
+/// ([`ArrayShape::parse_with_capacity`], [`ArrayShape::to_capacity`]); a shape past the capacity is an error
+/// ([`ValidationError::ExceedsCapacity`](crate::ValidationError::ExceedsCapacity)).
+///
+/// ```
+/// use tensor_layout_core::ArrayShape;
+/// type Small = ArrayShape<4, 2, 4, 0>;
+/// let s = Small::parse_with_capacity("bf16[16,256]{1,0:T(8,128)(2,1)}")?;
+/// assert_eq!(s.offset(&[3, 5])?, ArrayShape::parse("bf16[16,256]{1,0:T(8,128)(2,1)}")?.offset(&[3, 5])?);
+/// assert!(core::mem::size_of::<Small>() <= 256);
+/// let e = Small::parse_with_capacity("f32[2,2,2,2,2]").unwrap_err();
+/// assert_eq!(e.to_string(), "the shape has 5 dimensions, more than the 4 this capacity holds");
+/// # Ok::<(), tensor_layout_core::Error>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ArrayShape<
+    const RANK: usize = MAX_RANK,
+    const TILES: usize = MAX_TILES,
+    const TILE_RANK: usize = MAX_TILE_RANK,
+    const SPLITS: usize = MAX_SPLITS,
+>(pub(crate) ParsedArray<RANK, TILES, TILE_RANK, SPLITS>);
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// The shape as parsed.
     ///
     /// ```
@@ -109,7 +149,7 @@ impl ArrayShape {
     /// let s = ArrayShape::parse("f32[2]").unwrap();
     /// assert_eq!(s.as_parsed().rank(), 1);
     /// ```
-    pub const fn as_parsed(&self) -> &ParsedArray {
+    pub const fn as_parsed(&self) -> &ParsedArray<R, T, E, S> {
         &self.0
     }
 
@@ -153,7 +193,7 @@ impl ArrayShape {
     /// assert_eq!(ArrayShape::parse("u8[2,3]{0,1}").unwrap().layout().minor_to_major(), &[0, 1]);
     /// ```
     #[inline]
-    pub const fn layout(&self) -> &Layout {
+    pub const fn layout(&self) -> &Layout<R, T, E, S> {
         &self.0.layout
     }
 }

@@ -17,7 +17,7 @@ const fn round_up(n: u128, m: u128) -> Option<u128> {
     }
 }
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// The element count (product of the dimensions, bounds for `<=N`); an error for `?` and for a count that
     /// does not fit this target's `usize`.
     ///
@@ -124,6 +124,7 @@ impl ArrayShape {
             return bytes_for(count, self);
         }
         let t = l.tiles()[0].dims();
+        let t = t.as_slice();
         let r = t.len();
         let m2m = l.minor_to_major();
         let mut count: u128 = 1;
@@ -171,7 +172,10 @@ impl ArrayShape {
 }
 
 /// Bytes for `n` slots of this shape's element size.
-const fn bytes_for(n: u128, s: &ArrayShape) -> Result<u128, IndexError> {
+const fn bytes_for<const R: usize, const T: usize, const E: usize, const S: usize>(
+    n: u128,
+    s: &ArrayShape<R, T, E, S>,
+) -> Result<u128, IndexError> {
     let e = s.layout().element_size_bits();
     if e > 0 {
         match n.checked_mul(e as u128) {
@@ -187,7 +191,10 @@ const fn bytes_for(n: u128, s: &ArrayShape) -> Result<u128, IndexError> {
 }
 
 /// XLA's `LayoutUtil::MaxSplitSize`: the largest part of logical dimension `d` under the split configurations.
-const fn max_split_size(s: &ArrayShape, d: usize) -> Result<u64, IndexError> {
+const fn max_split_size<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    d: usize,
+) -> Result<u64, IndexError> {
     let size = match arithmetic_size(s, d) {
         Ok(v) => v,
         Err(e) => return Err(e),

@@ -3,6 +3,7 @@
 
 use crate::dim::MAX_RANK;
 use crate::dtype::ElementType;
+use core::fmt;
 
 /// The most tile levels one layout may have (`T(..)(..)...`).
 ///
@@ -71,39 +72,125 @@ impl TileDim {
 
 /// One tile, e.g. `(8,128)`; entries apply to the most-minor suffix of the shape, last entry most minor.
 ///
+/// The capacity `TILE_RANK` (the most entries) defaults to [`MAX_TILE_RANK`]; runtime layouts of a smaller
+/// capacity ([`ArrayShape`](crate::ArrayShape)'s parameters) hold smaller tiles. A tile is 8 bytes per entry of
+/// capacity: sizes are XLA's `int64` values, so the bits above them mark `*` and the unused entries.
+///
 /// ```
 /// use tensor_layout_core::{Tile, TileDim};
 /// let t = Tile::new(&[TileDim::Size(8), TileDim::Size(128)]).unwrap();
 /// assert_eq!(t.dims().len(), 2);
 /// assert_eq!(t.element_count(), Some(1024));
+/// assert_eq!(format!("{t:?}"), "Tile(8,128)");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Tile {
-    pub(crate) len: u8,
-    pub(crate) dims: [TileDim; MAX_TILE_RANK],
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Tile<const TILE_RANK: usize = MAX_TILE_RANK> {
+    /// Sizes; [`COMBINE`] for `*`; [`ABSENT`] past the last entry.
+    entries: [u64; TILE_RANK],
 }
 
-impl Tile {
-    pub(crate) const EMPTY: Tile = Tile { len: 0, dims: [TileDim::Size(0); MAX_TILE_RANK] };
+/// The entry `*` in [`Tile::entries`]: above every `int64` size.
+const COMBINE: u64 = 1 << 63;
+/// No entry: the tile has fewer entries than its capacity.
+const ABSENT: u64 = u64::MAX;
 
-    /// A tile with these entries; `None` when there are more than [`MAX_TILE_RANK`].
+impl Tile {
+    /// A tile with these entries; `None` when there are more than [`MAX_TILE_RANK`] or a size does not fit XLA's
+    /// `int64` (above `i64::MAX`).
     ///
     /// ```
     /// use tensor_layout_core::{Tile, TileDim};
     /// assert!(Tile::new(&[TileDim::Size(1); 17]).is_none());
+    /// assert!(Tile::new(&[TileDim::Size(u64::MAX)]).is_none());
     /// ```
     pub const fn new(dims: &[TileDim]) -> Option<Tile> {
-        if dims.len() > MAX_TILE_RANK {
-            return None;
-        }
+        Tile::from_entries(dims)
+    }
+}
+
+impl<const E: usize> Tile<E> {
+    pub(crate) const EMPTY: Tile<E> = Tile { entries: [ABSENT; E] };
+
+    /// A tile of this capacity with these entries; `None` past the capacity or for a size above `i64::MAX`.
+    pub(crate) const fn from_entries(dims: &[TileDim]) -> Option<Tile<E>> {
         let mut t = Tile::EMPTY;
         let mut i = 0;
         while i < dims.len() {
-            t.dims[i] = dims[i];
+            if !t.push(dims[i]) {
+                return None;
+            }
             i += 1;
         }
-        t.len = dims.len() as u8;
         Some(t)
+    }
+
+    /// Appends an entry; `false` past the capacity or for a size above `i64::MAX`.
+    pub(crate) const fn push(&mut self, d: TileDim) -> bool {
+        let n = self.len();
+        let v = match d {
+            TileDim::Size(s) if s <= i64::MAX as u64 => s,
+            TileDim::Size(_) => return false,
+            TileDim::Combine => COMBINE,
+        };
+        if n == E {
+            return false;
+        }
+        self.entries[n] = v;
+        true
+    }
+
+    /// The number of entries.
+    ///
+    /// ```
+    /// use tensor_layout_core::{Tile, TileDim};
+    /// assert_eq!(Tile::new(&[TileDim::Combine, TileDim::Size(3)]).unwrap().len(), 2);
+    /// ```
+    #[inline]
+    pub const fn len(&self) -> usize {
+        let mut n = 0;
+        while n < E && self.entries[n] != ABSENT {
+            n += 1;
+        }
+        n
+    }
+
+    /// Whether the tile has no entry (`T()`, which parses but never validates).
+    ///
+    /// ```
+    /// use tensor_layout_core::Tile;
+    /// assert!(Tile::new(&[]).unwrap().is_empty());
+    /// ```
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        E == 0 || self.entries[0] == ABSENT
+    }
+
+    /// Entry `k` (most major first); `None` past the last entry.
+    ///
+    /// ```
+    /// use tensor_layout_core::{Tile, TileDim};
+    /// let t = Tile::new(&[TileDim::Combine, TileDim::Size(3)]).unwrap();
+    /// assert_eq!((t.get(0), t.get(1), t.get(2)), (Some(TileDim::Combine), Some(TileDim::Size(3)), None));
+    /// ```
+    #[inline]
+    pub const fn get(&self, k: usize) -> Option<TileDim> {
+        if k >= E {
+            return None;
+        }
+        match self.entries[k] {
+            ABSENT => None,
+            COMBINE => Some(TileDim::Combine),
+            s => Some(TileDim::Size(s)),
+        }
+    }
+
+    /// Entry `k`, which must exist (`TileDim::Size(0)` past the last one).
+    #[inline]
+    pub(crate) const fn entry(&self, k: usize) -> TileDim {
+        match self.get(k) {
+            Some(d) => d,
+            None => TileDim::Size(0),
+        }
     }
 
     /// The entries, most major first.
@@ -112,9 +199,16 @@ impl Tile {
     /// use tensor_layout_core::{ArrayShape, TileDim};
     /// let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(s.layout().tiles()[0].dims(), &[TileDim::Size(2), TileDim::Size(2)]);
+    /// assert_eq!(s.layout().tiles()[0].dims()[1], TileDim::Size(2));
     /// ```
-    pub const fn dims(&self) -> &[TileDim] {
-        self.dims.split_at(self.len as usize).0
+    pub const fn dims(&self) -> TileDims<E> {
+        let mut out = TileDims { len: 0, dims: [TileDim::Size(0); E] };
+        let n = self.len();
+        while (out.len as usize) < n {
+            out.dims[out.len as usize] = self.entry(out.len as usize);
+            out.len += 1;
+        }
+        out
     }
 
     /// The number of slots one tile of this level spans: the product of its sizes, `*` entries left out (they
@@ -127,8 +221,8 @@ impl Tile {
     pub const fn slot_count(&self) -> Option<u64> {
         let mut n: u64 = 1;
         let mut i = 0;
-        while i < self.len as usize {
-            if let TileDim::Size(s) = self.dims[i] {
+        while i < self.len() {
+            if let TileDim::Size(s) = self.entry(i) {
                 match n.checked_mul(s) {
                     Some(v) => n = v,
                     None => return None,
@@ -148,8 +242,8 @@ impl Tile {
     pub const fn tiled_entries(&self) -> usize {
         let mut n = 0;
         let mut i = 0;
-        while i < self.len as usize {
-            if matches!(self.dims[i], TileDim::Size(_)) {
+        while i < self.len() {
+            if matches!(self.entry(i), TileDim::Size(_)) {
                 n += 1;
             }
             i += 1;
@@ -166,8 +260,8 @@ impl Tile {
     pub const fn element_count(&self) -> Option<u64> {
         let mut n: u64 = 1;
         let mut i = 0;
-        while i < self.len as usize {
-            match self.dims[i] {
+        while i < self.len() {
+            match self.entry(i) {
                 TileDim::Size(s) => match n.checked_mul(s) {
                     Some(v) => n = v,
                     None => return None,
@@ -180,17 +274,109 @@ impl Tile {
     }
 }
 
-/// The tile levels of a layout, outermost first (fixed capacity [`MAX_TILES`]).
+impl<const E: usize> fmt::Debug for Tile<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Tile{self}")
+    }
+}
+
+/// The entries of one [`Tile`], as [`Tile::dims`] returns them: a slice of [`TileDim`] through `Deref`.
+///
+/// ```
+/// use tensor_layout_core::{ArrayShape, TileDim::{Combine, Size}};
+/// let s = ArrayShape::parse("f32[2,7,8]{2,1,0:T(*,2,4)}")?;
+/// let dims = s.layout().tiles()[0].dims();
+/// assert_eq!(dims, [Combine, Size(2), Size(4)]);
+/// assert_eq!(dims.iter().filter(|d| d.size().is_some()).count(), 2);
+/// assert_eq!(format!("{dims:?}"), "[Combine, Size(2), Size(4)]");
+/// # Ok::<(), tensor_layout_core::Error>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TileDims<const TILE_RANK: usize = MAX_TILE_RANK> {
+    len: u8,
+    dims: [TileDim; TILE_RANK],
+}
+
+impl<const E: usize> TileDims<E> {
+    /// The entries as a slice (in `const` code, where `Deref` is not available).
+    ///
+    /// ```
+    /// use tensor_layout_core::{Tile, TileDim};
+    /// const N: usize = Tile::new(&[TileDim::Size(2), TileDim::Size(2)]).unwrap().dims().as_slice().len();
+    /// assert_eq!(N, 2);
+    /// ```
+    pub const fn as_slice(&self) -> &[TileDim] {
+        self.dims.split_at(self.len as usize).0
+    }
+}
+
+impl<const E: usize> core::ops::Deref for TileDims<E> {
+    type Target = [TileDim];
+
+    fn deref(&self) -> &[TileDim] {
+        self.as_slice()
+    }
+}
+
+impl<const E: usize> fmt::Debug for TileDims<E> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_slice().fmt(f)
+    }
+}
+
+impl<'a, const E: usize> IntoIterator for &'a TileDims<E> {
+    type Item = &'a TileDim;
+    type IntoIter = core::slice::Iter<'a, TileDim>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl<const E: usize> PartialEq<[TileDim]> for TileDims<E> {
+    fn eq(&self, other: &[TileDim]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl<const E: usize> PartialEq<&[TileDim]> for TileDims<E> {
+    fn eq(&self, other: &&[TileDim]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+impl<const E: usize, const N: usize> PartialEq<[TileDim; N]> for TileDims<E> {
+    fn eq(&self, other: &[TileDim; N]) -> bool {
+        self.as_slice() == other
+    }
+}
+
+impl<const E: usize, const N: usize> PartialEq<&[TileDim; N]> for TileDims<E> {
+    fn eq(&self, other: &&[TileDim; N]) -> bool {
+        self.as_slice() == *other
+    }
+}
+
+/// The tile levels of a layout, outermost first (fixed capacity `TILES` levels of `TILE_RANK` entries, by
+/// default [`MAX_TILES`] and [`MAX_TILE_RANK`]).
 ///
 /// ```
 /// use tensor_layout_core::{tile::tpu_tiling, ElementType};
 /// let t = tpu_tiling(ElementType::Bf16, &[1024, 1024]);
 /// assert_eq!(t.as_slice().len(), 2);
+/// assert_eq!(format!("{t:?}"), "[Tile(8,128), Tile(2,1)]");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Tiles {
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Tiles<const TILES: usize = MAX_TILES, const TILE_RANK: usize = MAX_TILE_RANK> {
     pub(crate) count: u8,
-    pub(crate) tiles: [Tile; MAX_TILES],
+    pub(crate) tiles: [Tile<TILE_RANK>; TILES],
+}
+
+impl<const T: usize, const E: usize> fmt::Debug for Tiles<T, E> {
+    /// The tile levels in use.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
 }
 
 impl Tiles {
@@ -202,7 +388,11 @@ impl Tiles {
     /// assert_eq!(s.layout().tiles(), Tiles::NONE.as_slice());
     /// assert!(!s.layout().is_tiled());
     /// ```
-    pub const NONE: Tiles = Tiles { count: 0, tiles: [Tile::EMPTY; MAX_TILES] };
+    pub const NONE: Tiles = Tiles::EMPTY;
+}
+
+impl<const T: usize, const E: usize> Tiles<T, E> {
+    pub(crate) const EMPTY: Tiles<T, E> = Tiles { count: 0, tiles: [Tile::EMPTY; T] };
 
     /// The tiles as a slice.
     ///
@@ -210,7 +400,7 @@ impl Tiles {
     /// use tensor_layout_core::Tiles;
     /// assert!(Tiles::NONE.as_slice().is_empty());
     /// ```
-    pub const fn as_slice(&self) -> &[Tile] {
+    pub const fn as_slice(&self) -> &[Tile<E>] {
         self.tiles.split_at(self.count as usize).0
     }
 
@@ -224,7 +414,7 @@ impl Tiles {
         self.count == 0
     }
 
-    /// Appends a tile level; `false` when [`MAX_TILES`] are already there.
+    /// Appends a tile level; `false` when the capacity (`TILES`, by default [`MAX_TILES`]) is reached.
     ///
     /// ```
     /// use tensor_layout_core::{Tile, TileDim, Tiles};
@@ -232,8 +422,8 @@ impl Tiles {
     /// assert!(t.push(Tile::new(&[TileDim::Size(2)]).unwrap()));
     /// assert_eq!(t.as_slice().len(), 1);
     /// ```
-    pub const fn push(&mut self, tile: Tile) -> bool {
-        if self.count as usize >= MAX_TILES {
+    pub const fn push(&mut self, tile: Tile<E>) -> bool {
+        if self.count as usize >= T {
             return false;
         }
         self.tiles[self.count as usize] = tile;

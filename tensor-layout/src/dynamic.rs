@@ -4,7 +4,8 @@ use core::fmt;
 use core::str::FromStr;
 use tensor_layout_core::broadcast::{self, BroadcastError};
 use tensor_layout_core::{
-    ArrayShape, Dim, ElementType, Error, IndexError, Layout, MemorySpace, PhysicalShape, Slot, Strides, Tile,
+    ArrayShape, Dim, ElementType, Error, IndexError, Layout, MemorySpace, PhysicalShape, Slot, Strides, Tile, MAX_RANK,
+    MAX_SPLITS, MAX_TILES, MAX_TILE_RANK,
 };
 
 use crate::offsets::Offsets;
@@ -22,11 +23,37 @@ use crate::offsets::Offsets;
 /// assert_eq!(l.offset(&[2, 3])?, 17);
 /// assert_eq!(l.storage_elements()?, 24);
 /// assert_eq!(l.to_string(), "f32[3,5]{1,0:T(2,2)}");
+/// assert_eq!(format!("{l:?}"), "DynLayout(f32[3,5]{1,0:T(2,2)})");
 /// # Ok::<(), tensor_layout::Error>(())
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct DynLayout {
-    shape: ArrayShape,
+///
+/// # Capacity
+///
+/// The capacity is four const parameters, with this crate's limits as defaults: `RANK` dimensions, `TILES` tile
+/// levels of `TILE_RANK` entries, `SPLITS` split configurations (`SC(..)`). `DynLayout` is
+/// `DynLayout<16, 6, 16, 4>`, about 1.6 KiB; for small targets a smaller capacity gives a smaller value with the
+/// same answers, [`DynLayout::parse_with_capacity`] or `str::parse` reads one, and a layout past its capacity is
+/// an error naming what does not fit ([`ValidationError::ExceedsCapacity`](crate::ValidationError)).
+///
+/// ```
+/// use tensor_layout::DynLayout;
+/// // Rank 4, 2 tile levels of 4 entries, no split configuration: at most 256 bytes.
+/// type Small = DynLayout<4, 2, 4, 0>;
+/// let l = Small::parse_with_capacity("bf16[16,256]{1,0:T(8,128)(2,1)}")?;
+/// assert_eq!(l.offset(&[3, 5])?, 256 + 2 * 5 + 1); // row pair 1, column 5, second row of the pair
+/// assert!(core::mem::size_of::<Small>() <= 256);
+/// let e = "f32[8]{0:T(2)(2)(2)}".parse::<Small>().unwrap_err();
+/// assert_eq!(e.to_string(), "the layout has 3 tile levels, more than the 2 this capacity holds");
+/// # Ok::<(), tensor_layout::Error>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct DynLayout<
+    const RANK: usize = MAX_RANK,
+    const TILES: usize = MAX_TILES,
+    const TILE_RANK: usize = MAX_TILE_RANK,
+    const SPLITS: usize = MAX_SPLITS,
+> {
+    shape: ArrayShape<RANK, TILES, TILE_RANK, SPLITS>,
 }
 
 fn to_usize(v: u128) -> Result<usize, IndexError> {
@@ -34,23 +61,8 @@ fn to_usize(v: u128) -> Result<usize, IndexError> {
 }
 
 impl DynLayout {
-    /// Wraps a validated shape; errors for `token[]` and `opaque[]`, which have no memory layout.
-    ///
-    /// ```
-    /// use tensor_layout::{ArrayShape, DynLayout};
-    /// let l = DynLayout::new(ArrayShape::parse("f32[2]")?)?;
-    /// assert_eq!(l.rank(), 1);
-    /// assert!(DynLayout::new(ArrayShape::parse("token[]")?).is_err());
-    /// # Ok::<(), tensor_layout::Error>(())
-    /// ```
-    pub const fn new(shape: ArrayShape) -> Result<DynLayout, Error> {
-        match shape.require_array() {
-            Ok(shape) => Ok(DynLayout { shape }),
-            Err(e) => Err(Error::Invalid(e)),
-        }
-    }
-
-    /// Parses one array shape in XLA's HLO form (`{...}`) or the macro's form (`<...>`) and validates it.
+    /// Parses one array shape in XLA's HLO form (`{...}`) or the macro's form (`<...>`) and validates it. Other
+    /// capacities have [`DynLayout::parse_with_capacity`].
     ///
     /// ```
     /// use tensor_layout::DynLayout;
@@ -60,10 +72,75 @@ impl DynLayout {
     /// assert_eq!(e.to_string(), "tile 0 has size 0 at entry 0; tile sizes must be positive");
     /// ```
     pub const fn parse(text: &str) -> Result<DynLayout, Error> {
-        match ArrayShape::parse(text) {
+        DynLayout::parse_with_capacity(text)
+    }
+}
+
+impl<const R: usize, const T: usize, const E: usize, const S: usize> DynLayout<R, T, E, S> {
+    /// Wraps a validated shape; errors for `token[]` and `opaque[]`, which have no memory layout.
+    ///
+    /// ```
+    /// use tensor_layout::{ArrayShape, DynLayout};
+    /// let l = DynLayout::new(ArrayShape::parse("f32[2]")?)?;
+    /// assert_eq!(l.rank(), 1);
+    /// assert!(DynLayout::new(ArrayShape::parse("token[]")?).is_err());
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn new(shape: ArrayShape<R, T, E, S>) -> Result<Self, Error> {
+        match shape.require_array() {
+            Ok(shape) => Ok(DynLayout { shape }),
+            Err(e) => Err(Error::Invalid(e)),
+        }
+    }
+
+    /// Parses one array shape (as [`DynLayout::parse`] does) into a layout of this capacity; a layout past the
+    /// capacity is an error naming what does not fit.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let l = DynLayout::<2, 1, 2, 0>::parse_with_capacity("f32[3,5]{1,0:T(2,2)}")?;
+    /// assert_eq!(l.offset(&[2, 3])?, 17);
+    /// let e = DynLayout::<2, 1, 2, 0>::parse_with_capacity("f32[3,5,7]").unwrap_err();
+    /// assert_eq!(e.to_string(), "the shape has 3 dimensions, more than the 2 this capacity holds");
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn parse_with_capacity(text: &str) -> Result<Self, Error> {
+        match ArrayShape::parse_with_capacity(text) {
             Ok(shape) => DynLayout::new(shape),
             Err(e) => Err(e),
         }
+    }
+
+    /// The same layout at another capacity (the const parameters, often inferred); an error names what does
+    /// not fit.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let l = DynLayout::parse("f32[3,5]{1,0:T(2,2)}")?;
+    /// let small: DynLayout<2, 1, 2, 0> = l.to_capacity()?;
+    /// assert_eq!(small.widen(), l);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub const fn to_capacity<const R2: usize, const T2: usize, const E2: usize, const S2: usize>(
+        &self,
+    ) -> Result<DynLayout<R2, T2, E2, S2>, Error> {
+        match self.shape.to_capacity() {
+            Ok(shape) => Ok(DynLayout { shape }),
+            Err(e) => Err(Error::Invalid(e)),
+        }
+    }
+
+    /// The same layout at the default capacity, which holds every layout (for the queries only a default
+    /// `DynLayout` answers: broadcasting).
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let small = DynLayout::<1, 0, 0, 0>::parse_with_capacity("f32[3]")?;
+    /// assert_eq!(small.widen().broadcast_major(&[2])?.to_string(), "f32[2,3]{1,0}");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub const fn widen(&self) -> DynLayout {
+        DynLayout { shape: self.shape.widen() }
     }
 
     /// The validated shape, for the queries of `tensor-layout-core` not mirrored here.
@@ -74,7 +151,7 @@ impl DynLayout {
     /// assert_eq!(l.shape().true_rank(), 2);
     /// # Ok::<(), tensor_layout::Error>(())
     /// ```
-    pub const fn shape(&self) -> &ArrayShape {
+    pub const fn shape(&self) -> &ArrayShape<R, T, E, S> {
         &self.shape
     }
 
@@ -118,7 +195,7 @@ impl DynLayout {
     /// assert_eq!(DynLayout::parse("f32[2,3]{0,1}")?.layout().minor_to_major(), &[0, 1]);
     /// # Ok::<(), tensor_layout::Error>(())
     /// ```
-    pub const fn layout(&self) -> &Layout {
+    pub const fn layout(&self) -> &Layout<R, T, E, S> {
         self.shape.layout()
     }
 
@@ -140,7 +217,7 @@ impl DynLayout {
     /// assert_eq!(DynLayout::parse("bf16[16,256]{1,0:T(8,128)(2,1)}")?.tiles().len(), 2);
     /// # Ok::<(), tensor_layout::Error>(())
     /// ```
-    pub const fn tiles(&self) -> &[Tile] {
+    pub const fn tiles(&self) -> &[Tile<E>] {
         self.shape.layout().tiles()
     }
 
@@ -292,6 +369,22 @@ impl DynLayout {
         self.shape.dimension_letter(d)
     }
 
+    /// The offset of every logical index, in row-major logical order, computed incrementally.
+    ///
+    /// ```
+    /// use tensor_layout::DynLayout;
+    /// let l = DynLayout::parse("f32[3,5]{1,0:T(2,2)}")?;
+    /// let all: Vec<usize> = l.offsets()?.collect();
+    /// assert_eq!(all, [0, 1, 4, 5, 8, 2, 3, 6, 7, 10, 12, 13, 16, 17, 20]);
+    /// # Ok::<(), tensor_layout::Error>(())
+    /// ```
+    pub fn offsets(&self) -> Result<Offsets<R, T, E, S>, IndexError> {
+        Offsets::new(&self.shape)
+    }
+}
+
+/// Broadcasting builds new shapes at the default capacity; a smaller layout widens first ([`DynLayout::widen`]).
+impl DynLayout {
     /// The result of an element-wise binary operation of `self` and `other` under XLA's broadcasting rules
     /// (spec §5), with the default layout; the error says which rule fails, with the numbers.
     ///
@@ -342,39 +435,35 @@ impl DynLayout {
             Err(e) => Err(e),
         }
     }
-
-    /// The offset of every logical index, in row-major logical order, computed incrementally.
-    ///
-    /// ```
-    /// use tensor_layout::DynLayout;
-    /// let l = DynLayout::parse("f32[3,5]{1,0:T(2,2)}")?;
-    /// let all: Vec<usize> = l.offsets()?.collect();
-    /// assert_eq!(all, [0, 1, 4, 5, 8, 2, 3, 6, 7, 10, 12, 13, 16, 17, 20]);
-    /// # Ok::<(), tensor_layout::Error>(())
-    /// ```
-    pub fn offsets(&self) -> Result<Offsets, IndexError> {
-        Offsets::new(&self.shape)
-    }
 }
 
-impl FromStr for DynLayout {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> FromStr for DynLayout<R, T, E, S> {
     type Err = Error;
 
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        DynLayout::parse(s)
+        DynLayout::parse_with_capacity(s)
     }
 }
 
-impl fmt::Display for DynLayout {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for DynLayout<R, T, E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.shape.fmt(f)
+        fmt::Display::fmt(&self.shape, f)
     }
 }
 
-impl TryFrom<ArrayShape> for DynLayout {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug for DynLayout<R, T, E, S> {
+    /// The canonical text: `DynLayout(f32[3,5]{1,0:T(2,2)})`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "DynLayout({})", self.shape)
+    }
+}
+
+impl<const R: usize, const T: usize, const E: usize, const S: usize> TryFrom<ArrayShape<R, T, E, S>>
+    for DynLayout<R, T, E, S>
+{
     type Error = Error;
 
-    fn try_from(shape: ArrayShape) -> Result<Self, Error> {
+    fn try_from(shape: ArrayShape<R, T, E, S>) -> Result<Self, Error> {
         DynLayout::new(shape)
     }
 }

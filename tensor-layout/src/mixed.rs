@@ -295,7 +295,15 @@ impl<L> PartialEq for Bound<L> {
 impl<L> Eq for Bound<L> {}
 
 impl<L> fmt::Debug for Bound<L> {
+    /// The canonical text of the layout and the sizes it is bound to (below the bound for a `<=N` dimension).
+    ///
+    /// ```
+    /// use tensor_layout::layout;
+    /// let b = <layout!(f32[?,<=512]{1,0:T(8,128)})>::bind(&[37, 300])?;
+    /// assert_eq!(format!("{b:?}"), "Bound(f32[37,<=512]{1,0:T(8,128)}, dims [37, 300])");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Bound").field("layout", self.layout()).field("dims", &self.dims()).finish()
+        write!(f, "Bound({}, dims {:?})", self.layout(), self.dims())
     }
 }

@@ -1,6 +1,6 @@
 //! The offsets of every logical index, in logical (row-major) order.
 
-use tensor_layout_core::{ArrayShape, IndexError, OffsetPlan, MAX_RANK};
+use tensor_layout_core::{ArrayShape, IndexError, OffsetPlan, MAX_RANK, MAX_SPLITS, MAX_TILES, MAX_TILE_RANK};
 
 /// Iterator over the offset of every logical index of a layout, in row-major logical order (last dimension
 /// fastest), as `tlayout offsets` prints them.
@@ -17,17 +17,22 @@ use tensor_layout_core::{ArrayShape, IndexError, OffsetPlan, MAX_RANK};
 /// # Ok::<(), tensor_layout::Error>(())
 /// ```
 #[derive(Clone, Debug)]
-pub struct Offsets {
-    shape: ArrayShape,
-    dims: [usize; MAX_RANK],
-    index: [usize; MAX_RANK],
-    groups: [u16; MAX_RANK],
-    contribution: [usize; MAX_RANK],
+pub struct Offsets<
+    const RANK: usize = MAX_RANK,
+    const TILES: usize = MAX_TILES,
+    const TILE_RANK: usize = MAX_TILE_RANK,
+    const SPLITS: usize = MAX_SPLITS,
+> {
+    shape: ArrayShape<RANK, TILES, TILE_RANK, SPLITS>,
+    dims: [usize; RANK],
+    index: [usize; RANK],
+    groups: [u16; RANK],
+    contribution: [usize; RANK],
     remaining: usize,
-    plan: Option<OffsetPlan>,
+    plan: Option<OffsetPlan<RANK, TILES, TILE_RANK>>,
 }
 
-impl Offsets {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> Offsets<R, T, E, S> {
     /// The offsets of `shape`; errors for shapes with `?` dimensions or a storage that does not fit `usize`.
     ///
     /// ```
@@ -36,9 +41,9 @@ impl Offsets {
     /// assert_eq!(Offsets::new(&s)?.count(), 0);
     /// # Ok::<(), tensor_layout::Error>(())
     /// ```
-    pub fn new(shape: &ArrayShape) -> Result<Offsets, IndexError> {
+    pub fn new(shape: &ArrayShape<R, T, E, S>) -> Result<Self, IndexError> {
         let n = shape.rank();
-        let mut dims = [0usize; MAX_RANK];
+        let mut dims = [0usize; R];
         for (d, slot) in dims.iter_mut().enumerate().take(n) {
             *slot = shape.dim_size(d)?;
         }
@@ -49,17 +54,13 @@ impl Offsets {
         // With a plan every dimension contributes on its own; without one, dimensions combined by `*` together.
         let groups = match plan {
             Some(_) => core::array::from_fn(|d| 1 << d),
-            None => shape.dimension_groups()?,
+            None => {
+                let all = shape.dimension_groups()?;
+                core::array::from_fn(|d| all[d])
+            }
         };
-        let mut it = Offsets {
-            shape: *shape,
-            dims,
-            index: [0; MAX_RANK],
-            groups,
-            contribution: [0; MAX_RANK],
-            remaining: count,
-            plan,
-        };
+        let mut it =
+            Offsets { shape: *shape, dims, index: [0; R], groups, contribution: [0; R], remaining: count, plan };
         if count > 0 {
             for d in 0..n {
                 it.contribution[d] = it.group_contribution(d)?;
@@ -85,7 +86,7 @@ impl Offsets {
     }
 }
 
-impl Iterator for Offsets {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> Iterator for Offsets<R, T, E, S> {
     type Item = usize;
 
     fn next(&mut self) -> Option<usize> {

@@ -178,7 +178,7 @@ impl Facts {
                         line(if k == 0 { "tile grid" } else { "" }, &grid_text(level));
                     }
                 }
-                Err(why) => line("tile grid", &format!("n/a: {why}")),
+                Err(why) => line("tile grid", &unknown_grid(l, why)),
             }
         }
         let space = l.memory_space();
@@ -322,6 +322,19 @@ fn grid_text(level: &crate::tile_levels::Level) -> String {
         None => "too many tiles".to_string(),
     };
     format!("{}: {} grid over [{}], {count} in all", tile_text(&level.tile), grid.join("x"), join(&tiled))
+}
+
+/// The tile grid line of a layout whose grid the library cannot compute. With `?` dimensions the number of tiles
+/// depends on the sizes, but the extent of a first-level tile along each logical dimension does not: say both.
+fn unknown_grid(l: &DynLayout, why: &str) -> String {
+    let unbounded = l.dims().iter().any(|d| matches!(d, Dim::Unbounded));
+    match l.shape().tile_layout() {
+        Ok(tile) if unbounded => format!(
+            "tiles of {} (the extent of a tile along each logical dimension); how many depends on the `?` sizes",
+            list(tile.dims().iter().map(|&d| dim_text(d)))
+        ),
+        _ => format!("n/a: {why}"),
+    }
 }
 
 /// `96 bytes`, `320 MiB`: like [`bytes_text`] without the exact count from 1 KiB on.

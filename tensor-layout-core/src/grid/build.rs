@@ -3,7 +3,6 @@
 
 use super::runs::{dense_rows, run_length};
 use super::TileGrid;
-use crate::dim::MAX_RANK;
 use crate::shape::ArrayShape;
 use crate::tile::TileDim;
 use crate::tiling::{self as walk, chain, to_usize, IndexError};
@@ -18,7 +17,7 @@ macro_rules! fit {
     };
 }
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// The first-level tile grid of this layout. Errors for layouts that combine dimensions (`*`), whose later
     /// tiles reach outside the first-level tiles ([`IndexError::TilesNotNested`]), or whose sizes do not fit this
     /// target's `usize` ([`IndexError::ExceedsUsize`]). Checked once here, so a grid's own arithmetic never
@@ -35,7 +34,7 @@ impl ArrayShape {
     /// assert_eq!((g.run_dimension(), g.run_length()), (0, 3));
     /// assert!(ArrayShape::parse("f32[8,8]{1,0:T(2,2)(4,4,4)}").unwrap().tile_grid().is_err());
     /// ```
-    pub const fn tile_grid(&self) -> Result<TileGrid, IndexError> {
+    pub const fn tile_grid(&self) -> Result<TileGrid<R>, IndexError> {
         let plan = match self.offset_plan() {
             Ok(p) => p,
             Err(e) => return Err(e),
@@ -43,15 +42,15 @@ impl ArrayShape {
         let n = self.rank();
         let mut g = TileGrid {
             rank: n as u8,
-            extent: [1; MAX_RANK],
-            count: [1; MAX_RANK],
-            order: [0; MAX_RANK],
+            extent: [1; R],
+            count: [1; R],
+            order: [0; R],
             tile_slots: 1,
             tiles: 1,
             run_dim: 0,
             run_len: 1,
             rows: 1,
-            row_stride: [0; MAX_RANK],
+            row_stride: [0; R],
             dense: false,
         };
         let mut w = match walk::start(self, &[]) {
@@ -63,8 +62,8 @@ impl ArrayShape {
         if !tiles.is_empty() {
             let first = &tiles[0];
             let mut i = 0;
-            while i < first.len as usize {
-                if matches!(first.dims[i], TileDim::Combine) {
+            while i < first.len() {
+                if matches!(first.entry(i), TileDim::Combine) {
                     return Err(IndexError::CombinedDimensions);
                 }
                 i += 1;
@@ -72,18 +71,18 @@ impl ArrayShape {
             if let Err(e) = walk::apply_tile(&mut w, first, 0) {
                 return Err(e);
             }
-            within = first.len as usize;
+            within = first.len();
             let mut level = 1;
             while level < tiles.len() {
                 let t = &tiles[level];
-                let len = t.len as usize;
+                let len = t.len();
                 if len > within {
                     return Err(IndexError::TilesNotNested { level });
                 }
                 let mut kept = 0;
                 let mut i = 0;
                 while i < len {
-                    if !matches!(t.dims[i], TileDim::Combine) {
+                    if !matches!(t.entry(i), TileDim::Combine) {
                         kept += 1;
                     }
                     i += 1;
@@ -119,7 +118,7 @@ impl ArrayShape {
                     let d = owners.trailing_zeros() as usize;
                     let (op, entry) = chain::step(w.chains[j], 0);
                     if op == chain::DIV {
-                        if let TileDim::Size(t) = tiles[0].dims[entry] {
+                        if let TileDim::Size(t) = tiles[0].entry(entry) {
                             g.extent[d] = fit!(t);
                         }
                     }

@@ -7,6 +7,8 @@
 //! first-level tiles (as `(8,128)(2,1)` does); otherwise the first-level tiles are not contiguous and
 //! [`ArrayShape::tile_grid`](crate::ArrayShape::tile_grid) errors.
 
+use core::fmt;
+
 use crate::dim::MAX_RANK;
 use crate::index::Index;
 
@@ -25,14 +27,18 @@ mod runs;
 /// assert_eq!((g.tile_count(), g.tile_slots()), (9, 1024));
 /// // Rows of 128 elements are contiguous: runs along dimension 1.
 /// assert_eq!((g.run_dimension(), g.run_length()), (1, 128));
+/// assert_eq!(
+///     format!("{g:?}"),
+///     "TileGrid { extent: [8, 128], tiles_along: [3, 3], tile_order: [0, 1], tile_slots: 1024, run: (1, 128), dense_rows: true }"
+/// );
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct TileGrid {
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TileGrid<const RANK: usize = MAX_RANK> {
     rank: u8,
-    extent: [usize; MAX_RANK],
-    count: [usize; MAX_RANK],
+    extent: [usize; RANK],
+    count: [usize; RANK],
     /// Logical dimensions in the storage order of the tiles, most major first.
-    order: [u8; MAX_RANK],
+    order: [u8; RANK],
     tile_slots: usize,
     tiles: usize,
     run_dim: u8,
@@ -41,9 +47,24 @@ pub struct TileGrid {
     rows: usize,
     /// For each dimension other than the run dimension: the number of rows per step of its local index (rows
     /// are numbered with the most minor dimension fastest).
-    row_stride: [usize; MAX_RANK],
+    row_stride: [usize; RANK],
     /// Row `r` of a full tile is one run starting at slot `r * run_len`.
     dense: bool,
+}
+
+impl<const R: usize> fmt::Debug for TileGrid<R> {
+    /// The facts of the grid, one entry per dimension in use.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let n = self.rank as usize;
+        f.debug_struct("TileGrid")
+            .field("extent", &&self.extent[..n])
+            .field("tiles_along", &&self.count[..n])
+            .field("tile_order", &self.tile_order())
+            .field("tile_slots", &self.tile_slots)
+            .field("run", &(self.run_dim, self.run_len))
+            .field("dense_rows", &self.dense)
+            .finish()
+    }
 }
 
 /// `v / m` (a shift when `m` is a power of two); `None` when `m` is 0.
@@ -70,7 +91,7 @@ const fn rem(v: usize, m: usize) -> Option<usize> {
     }
 }
 
-impl TileGrid {
+impl<const R: usize> TileGrid<R> {
     /// The number of logical dimensions.
     ///
     /// ```

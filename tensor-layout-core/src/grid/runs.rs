@@ -10,7 +10,6 @@
 //! the stretches between breaks. Both questions asked here (where is the first break, and are all breaks
 //! multiples of it) follow the tree down, one node per level.
 
-use crate::dim::MAX_RANK;
 use crate::plan::OffsetPlan;
 use crate::tiling::chain;
 
@@ -39,15 +38,15 @@ const fn prefix_mask(level: usize) -> u64 {
     (1u64 << (6 + 6 * level)) - 1
 }
 
-const fn step(plan: &OffsetPlan, node: Node) -> Step {
-    let terms = plan.terms(node.dim);
+const fn step<const R: usize, const T: usize, const E: usize>(plan: &OffsetPlan<R, T, E>, node: Node) -> Step {
     let mask = prefix_mask(node.level);
     let mut i = 0;
-    while i < terms.len() {
-        let c = terms[i].chain();
+    while i < plan.term_count(node.dim) {
+        let term = plan.term(node.dim, i);
+        let c = term.chain();
         if c & mask == node.key {
             if node.level == plan.levels() {
-                return Step::Leaf(terms[i].stride);
+                return Step::Leaf(term.stride);
             }
             let (op, entry) = chain::step(c, node.level);
             if op == 0 {
@@ -72,7 +71,7 @@ const fn child(node: Node, op: u64, entry: usize) -> Node {
 /// The node whose function gives the offsets of dimension `d` inside a first-level tile: below the `mod` of the
 /// first tile level (the `div` picks the tile), or the dimension itself for an untiled layout. `None` when the
 /// first tile does not reach `d` (its tiles are one index wide along it).
-const fn within(plan: &OffsetPlan, d: usize) -> Option<Node> {
+const fn within<const R: usize, const T: usize, const E: usize>(plan: &OffsetPlan<R, T, E>, d: usize) -> Option<Node> {
     let root = Node { dim: d, level: 0, key: chain::of(d) };
     if plan.levels() == 0 {
         return Some(root);
@@ -85,7 +84,12 @@ const fn within(plan: &OffsetPlan, d: usize) -> Option<Node> {
 
 /// The largest `k <= n` such that `F(j) = slope * j` for every `j < k`, `F` the function of `node`: the first
 /// break, or `n` when there is none.
-const fn linear_prefix(plan: &OffsetPlan, mut node: Node, n: usize, slope: usize) -> usize {
+const fn linear_prefix<const R: usize, const T: usize, const E: usize>(
+    plan: &OffsetPlan<R, T, E>,
+    mut node: Node,
+    n: usize,
+    slope: usize,
+) -> usize {
     if n <= 1 {
         return n;
     }
@@ -114,7 +118,13 @@ const fn linear_prefix(plan: &OffsetPlan, mut node: Node, n: usize, slope: usize
 }
 
 /// Whether every break of `F` (the function of `node`, on `0..n`, against `slope`) is a multiple of `run`.
-const fn breaks_are_multiples(plan: &OffsetPlan, mut node: Node, n: usize, slope: usize, run: usize) -> bool {
+const fn breaks_are_multiples<const R: usize, const T: usize, const E: usize>(
+    plan: &OffsetPlan<R, T, E>,
+    mut node: Node,
+    n: usize,
+    slope: usize,
+    run: usize,
+) -> bool {
     loop {
         if n <= 1 || run == 1 {
             return true;
@@ -156,15 +166,19 @@ const fn breaks_are_multiples(plan: &OffsetPlan, mut node: Node, n: usize, slope
 }
 
 /// `F(v)` for the function of `node`; `None` on overflow.
-const fn value(plan: &OffsetPlan, node: Node, v: usize) -> Option<usize> {
-    let terms = plan.terms(node.dim);
+const fn value<const R: usize, const T: usize, const E: usize>(
+    plan: &OffsetPlan<R, T, E>,
+    node: Node,
+    v: usize,
+) -> Option<usize> {
     let mask = prefix_mask(node.level);
     let mut sum: usize = 0;
     let mut i = 0;
-    while i < terms.len() {
-        if terms[i].chain() & mask == node.key {
-            let c = plan.coordinate_from(&terms[i], node.level, v);
-            match terms[i].stride.checked_mul(c) {
+    while i < plan.term_count(node.dim) {
+        let term = plan.term(node.dim, i);
+        if term.chain() & mask == node.key {
+            let c = plan.coordinate_from(term, node.level, v);
+            match term.stride.checked_mul(c) {
                 Some(x) => match sum.checked_add(x) {
                     Some(s) => sum = s,
                     None => return None,
@@ -189,7 +203,11 @@ const fn gcd(mut a: usize, mut b: usize) -> usize {
 /// The length of the runs along dimension `d` inside a tile of extent `extent` along it: the number of indices
 /// from 0 whose offsets advance by one, provided every later run (starting at a multiple of it) does so too up
 /// to its own length or the tile's end; 1 otherwise.
-pub(super) const fn run_length(plan: &OffsetPlan, d: usize, extent: usize) -> usize {
+pub(super) const fn run_length<const R: usize, const T: usize, const E: usize>(
+    plan: &OffsetPlan<R, T, E>,
+    d: usize,
+    extent: usize,
+) -> usize {
     let Some(node) = within(plan, d) else {
         return 1;
     };
@@ -204,13 +222,13 @@ pub(super) const fn run_length(plan: &OffsetPlan, d: usize, extent: usize) -> us
 /// Whether each row of a full tile is a single run, row `r` starting at slot `r * run_len`: the run covers the
 /// tile's extent along the run dimension `rd`, and every other dimension's offset is its row stride times the
 /// run length per step.
-pub(super) const fn dense_rows(
-    plan: &OffsetPlan,
+pub(super) const fn dense_rows<const R: usize, const T: usize, const E: usize>(
+    plan: &OffsetPlan<R, T, E>,
     rank: usize,
     rd: usize,
     run_len: usize,
-    extent: &[usize; MAX_RANK],
-    row_stride: &[usize; MAX_RANK],
+    extent: &[usize; R],
+    row_stride: &[usize; R],
 ) -> bool {
     if rank == 0 || run_len != extent[rd] {
         return false;

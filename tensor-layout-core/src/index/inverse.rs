@@ -6,7 +6,7 @@ use crate::shape::ArrayShape;
 use crate::tile::{PhysicalShape, Tile, TileDim, MAX_PHYSICAL_RANK, MAX_TILES};
 use crate::tiling::{self as walk, model_size, to_usize, IndexError, Walk};
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// What storage slot `offset` holds: the inverse of [`ArrayShape::offset`]. Errors when `offset` is past
     /// the storage.
     ///
@@ -96,8 +96,8 @@ impl ArrayShape {
 
 /// Undoes one tiling step: `w` holds an index in the shape after `tile` was applied to `before`; on return it
 /// holds the index in `before`. `Ok(false)` when the slot is padding of a partial tile.
-const fn untile(w: &mut Walk, before: &PhysicalShape, tile: &Tile) -> Result<bool, IndexError> {
-    let k = tile.len as usize;
+const fn untile<const E: usize>(w: &mut Walk, before: &PhysicalShape, tile: &Tile<E>) -> Result<bool, IndexError> {
+    let k = tile.len();
     let n = before.len as usize;
     let ext = k.saturating_sub(n);
     let len = n + ext;
@@ -113,7 +113,7 @@ const fn untile(w: &mut Walk, before: &PhysicalShape, tile: &Tile) -> Result<boo
     let mut kept = 0;
     let mut j = 0;
     while j < k {
-        if !matches!(tile.dims[j], TileDim::Combine) {
+        if !matches!(tile.entry(j), TileDim::Combine) {
             kept += 1;
         }
         j += 1;
@@ -129,7 +129,7 @@ const fn untile(w: &mut Walk, before: &PhysicalShape, tile: &Tile) -> Result<boo
     let mut first = 0; // first tile entry of the current group
     let mut e = 0;
     while e < k {
-        if let TileDim::Size(t) = tile.dims[e] {
+        if let TileDim::Size(t) = tile.entry(e) {
             // Merged size and value of the group first..=e.
             let mut merged: u64 = 1;
             let mut q = first;

@@ -71,6 +71,35 @@ pub enum Slot {
     Padding,
 }
 
+impl Slot {
+    /// Whether the slot is padding.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert!(s.slot(9).unwrap().is_padding()); // column 4 of row 0 is at 8; its tile's column 5 is padding
+    /// assert!(!s.slot(17).unwrap().is_padding());
+    /// ```
+    pub const fn is_padding(&self) -> bool {
+        matches!(self, Slot::Padding)
+    }
+
+    /// The logical index of the element the slot holds; `None` for padding.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
+    /// assert_eq!(s.slot(17).unwrap().element().map(|i| i.as_slice().to_vec()), Some(vec![2, 3]));
+    /// assert_eq!(s.slot(9).unwrap().element(), None);
+    /// ```
+    pub const fn element(&self) -> Option<&Index> {
+        match self {
+            Slot::Element(i) => Some(i),
+            Slot::Padding => None,
+        }
+    }
+}
+
 /// Element strides of an untiled layout, one per logical dimension.
 ///
 /// ```
@@ -98,7 +127,7 @@ impl Strides {
     }
 }
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// The linear offset (in elements, within the padded storage) of a logical index: spec §4.
     ///
     /// ```

@@ -394,14 +394,15 @@ const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout, map: &mut SourceMa
                 } else {
                     return Err(expected(text, p, Expected::TileEntry));
                 };
-                if tile.len as usize == MAX_TILE_RANK {
+                let entries = tile.len();
+                if entries == MAX_TILE_RANK {
                     return Err(error(entry_start, p, ParseErrorKind::TooMany { what: Capacity::TileEntries }));
                 }
-                tile.dims[tile.len as usize] = entry;
-                if (l.tiles.count as usize) < MAX_TILES {
-                    map.tile_entries[l.tiles.count as usize][tile.len as usize] = Span { start: entry_start, end: p };
+                // Sizes come from `parse_int`: at most `i64::MAX`, which a tile holds.
+                tile.push(entry);
+                if (l.tile_count as usize) < MAX_TILES {
+                    map.tile_entries[l.tile_count as usize][entries] = Span { start: entry_start, end: p };
                 }
-                tile.len += 1;
                 p = skip_trivia(text, p);
                 if at(text, p, b',') {
                     p += 1;
@@ -413,10 +414,10 @@ const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout, map: &mut SourceMa
                 }
             }
         }
-        if (l.tiles.count as usize) < MAX_TILES {
-            map.tiles[l.tiles.count as usize] = Span { start: tile_start, end: p };
+        if (l.tile_count as usize) < MAX_TILES {
+            map.tiles[l.tile_count as usize] = Span { start: tile_start, end: p };
         }
-        if !l.tiles.push(tile) {
+        if !l.push_tile(tile) {
             return Err(error(tile_start, p, ParseErrorKind::TooMany { what: Capacity::Tiles }));
         }
         p = skip_trivia(text, p);

@@ -22,6 +22,7 @@ mod array;
 pub(crate) mod error;
 mod events;
 mod lex;
+mod pointer;
 mod source_map;
 
 pub use crate::layout::ATTRIBUTES;
@@ -30,6 +31,7 @@ pub use error::{MAX_DEPTH, MAX_PHYSICAL_DEPTH};
 pub use events::{Event, ShapeParser};
 pub(crate) use lex::int_list;
 pub use lex::{parse_int, skip_trivia};
+pub use pointer::{Annotated, Pointer};
 pub use source_map::{SourceMap, Span};
 
 impl ArrayShape {

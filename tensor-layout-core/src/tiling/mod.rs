@@ -9,7 +9,7 @@ mod error;
 
 pub use error::IndexError;
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// The size of logical dimension `d` used for arithmetic (the bound of a `<=N` dimension). Errors for `?`,
     /// for `d >= rank` and for a size that does not fit this target's `usize` ([`IndexError::ExceedsUsize`]).
     ///
@@ -72,7 +72,10 @@ pub(crate) const fn to_usize(v: u128) -> Result<usize, IndexError> {
 }
 
 /// The size of logical dimension `d` as the model holds it (XLA's 64 bits).
-pub(crate) const fn model_size(s: &ArrayShape, d: usize) -> Result<u64, IndexError> {
+pub(crate) const fn model_size<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    d: usize,
+) -> Result<u64, IndexError> {
     if d >= s.rank() {
         return Err(IndexError::DimensionOutOfRange { dimension: d as i64, rank: s.rank() });
     }
@@ -138,7 +141,10 @@ pub(crate) mod chain {
 const OVERFLOW: IndexError = IndexError::Overflow;
 
 /// The per-dimension sizes used by arithmetic: padded sizes if `pad(..)` is given, else the sizes (bounds).
-pub(crate) const fn arithmetic_size(s: &ArrayShape, d: usize) -> Result<u64, IndexError> {
+pub(crate) const fn arithmetic_size<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    d: usize,
+) -> Result<u64, IndexError> {
     if let Some(p) = &s.0.layout.padding {
         return Ok(p.dims[d]);
     }
@@ -146,7 +152,10 @@ pub(crate) const fn arithmetic_size(s: &ArrayShape, d: usize) -> Result<u64, Ind
 }
 
 /// Physical reordering (spec §4.1): sizes and index listed most major first.
-pub(crate) const fn start(s: &ArrayShape, index: &[usize]) -> Result<Walk, IndexError> {
+pub(crate) const fn start<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    index: &[usize],
+) -> Result<Walk, IndexError> {
     let n = s.rank();
     let m2m = s.layout().minor_to_major();
     let mut w = Walk {
@@ -175,8 +184,8 @@ pub(crate) const fn start(s: &ArrayShape, index: &[usize]) -> Result<Walk, Index
 
 /// One tiling step (spec §4.2): extend with leading 1s, merge `*` entries, then split each tiled dimension into
 /// a grid dimension and a within-tile dimension, all within-tile dimensions moving to the minor end.
-pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile, level: usize) -> Result<(), IndexError> {
-    let k = tile.len as usize;
+pub(crate) const fn apply_tile<const E: usize>(w: &mut Walk, tile: &Tile<E>, level: usize) -> Result<(), IndexError> {
+    let k = tile.len();
     let mut len = w.shape.len as usize;
     if k > len {
         let ext = k - len;
@@ -212,7 +221,7 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile, level: usize) -> Resul
         i -= 1;
         let d = w.shape.dims[s + i];
         let e = w.index[s + i];
-        match tile.dims[i] {
+        match tile.entry(i) {
             TileDim::Combine => {
                 // Merge this dimension into the (already merged) more-minor entry just kept.
                 if kept == 0 {
@@ -271,12 +280,19 @@ pub(crate) const fn apply_tile(w: &mut Walk, tile: &Tile, level: usize) -> Resul
 }
 
 /// Runs every tiling step of the layout.
-pub(crate) const fn walk(s: &ArrayShape, index: &[usize]) -> Result<Walk, IndexError> {
+pub(crate) const fn walk<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    index: &[usize],
+) -> Result<Walk, IndexError> {
     walk_levels(s, index, s.layout().tiles().len())
 }
 
 /// Runs the first `levels` tiling steps of the layout.
-pub(crate) const fn walk_levels(s: &ArrayShape, index: &[usize], levels: usize) -> Result<Walk, IndexError> {
+pub(crate) const fn walk_levels<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    index: &[usize],
+    levels: usize,
+) -> Result<Walk, IndexError> {
     let mut w = match start(s, index) {
         Ok(w) => w,
         Err(e) => return Err(e),
@@ -311,7 +327,10 @@ pub(crate) const fn row_major(shape: &PhysicalShape, index: &[u64; MAX_PHYSICAL_
 }
 
 /// Checks that `index` has the shape's rank and lies within the logical dimensions.
-pub(crate) const fn check_index(s: &ArrayShape, index: &[usize]) -> Result<(), IndexError> {
+pub(crate) const fn check_index<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    index: &[usize],
+) -> Result<(), IndexError> {
     if index.len() != s.rank() {
         return Err(IndexError::WrongRank { expected: s.rank(), found: index.len() });
     }

@@ -161,6 +161,19 @@ pub enum ValidationError {
     },
     /// The unpacked byte size (elements times the type's byte width) does not fit in `i64`.
     SizeOverflow,
+    /// More of something than a shape of a smaller capacity holds ([`ArrayShape::to_capacity`]).
+    ///
+    /// [`ArrayShape::to_capacity`]: crate::ArrayShape::to_capacity
+    ExceedsCapacity {
+        /// How many there are.
+        found: usize,
+        /// How many the capacity holds.
+        limit: usize,
+        /// The first one that does not fit, which says what they are: a dimension ([`Location::Dim`]), a
+        /// `minor_to_major` or `pad(..)` entry, a tile level ([`Location::Tile`]), a tile entry or the split
+        /// configurations ([`Location::Attribute`] of `SC`).
+        at: Location,
+    },
 }
 
 impl fmt::Display for ValidationError {
@@ -245,6 +258,25 @@ impl fmt::Display for ValidationError {
                 "the product of the dimensions overflows a signed 64-bit integer at dimension {dimension}"
             ),
             V::SizeOverflow => f.write_str("the byte size of the array overflows a signed 64-bit integer"),
+            V::ExceedsCapacity { found, limit, at } => {
+                match at {
+                    Location::MinorToMajor(_) => write!(f, "minor_to_major has {found} entries")?,
+                    Location::Padding(_) => write!(f, "`pad(..)` has {found} entries")?,
+                    Location::TileEntry(level, _) => {
+                        write!(f, "tile {level} has {found} {}", plural(found, "entry", "entries"))?
+                    }
+                    Location::Tile(_) => {
+                        write!(f, "the layout has {found} {}", plural(found, "tile level", "tile levels"))?
+                    }
+                    Location::Attribute(_) => write!(
+                        f,
+                        "the layout has {found} {}",
+                        plural(found, "split configuration", "split configurations")
+                    )?,
+                    _ => write!(f, "the shape has {found} {}", plural(found, "dimension", "dimensions"))?,
+                }
+                write!(f, ", more than the {limit} this capacity holds")
+            }
         }
     }
 }
@@ -331,6 +363,7 @@ impl ValidationError {
                 }
             }
             V::DimensionsOverflow { dimension } => Location::Dim(dimension),
+            V::ExceedsCapacity { at, .. } => at,
         }
     }
 }

@@ -33,7 +33,9 @@ impl ParsedArray {
         }
         Ok(ParsedArray { element_type, rank: dims.len() as u8, dims: d, layout: Layout::default_for_rank(dims.len()) })
     }
+}
 
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ParsedArray<R, T, E, S> {
     /// Validates with XLA's rules (spec §3) and the capacity limits of this crate.
     ///
     /// ```
@@ -41,7 +43,7 @@ impl ParsedArray {
     /// assert!(parse::parse_array(b"f32[3,5]{1,0:T(2,2)}").unwrap().validate().is_ok());
     /// assert!(parse::parse_array(b"f32[3,5]{1,0:T(0,2)}").unwrap().validate().is_err());
     /// ```
-    pub const fn validate(self) -> Result<ArrayShape, ValidationError> {
+    pub const fn validate(self) -> Result<ArrayShape<R, T, E, S>, ValidationError> {
         match validate(&self) {
             Ok(()) => Ok(ArrayShape(self)),
             Err(e) => Err(e),
@@ -49,7 +51,7 @@ impl ParsedArray {
     }
 }
 
-impl ArrayShape {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
     /// Errors for `token[]` and `opaque[]`, which parse and validate (tuples hold them) but have no memory
     /// layout: what describes a layout (`DynLayout`, `layout!`) requires an array.
     ///
@@ -58,7 +60,7 @@ impl ArrayShape {
     /// assert!(ArrayShape::parse("token[]").unwrap().require_array().is_err());
     /// assert!(ArrayShape::parse("f32[2]").unwrap().require_array().is_ok());
     /// ```
-    pub const fn require_array(self) -> Result<ArrayShape, ValidationError> {
+    pub const fn require_array(self) -> Result<ArrayShape<R, T, E, S>, ValidationError> {
         if self.element_type().is_array() {
             Ok(self)
         } else {
@@ -70,7 +72,9 @@ impl ArrayShape {
 /// Validates a parsed array (spec §3): XLA's rules in XLA's order, then our stricter ones (`*` on the most minor
 /// tile entry, memory space range, capacity and 64-bit size limits). The first failure is returned; use
 /// [`validation_errors`] to see all independent ones.
-pub(crate) const fn validate(p: &ParsedArray) -> Result<(), ValidationError> {
+pub(crate) const fn validate<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
     let mut rule = 0;
     while rule < RULES - 1 {
         if let Err(e) = check_rule(p, rule) {
@@ -106,7 +110,10 @@ pub const RULES: usize = 9;
 /// assert!(check_rule(&p, 4).is_err()); // zero tile dimension
 /// assert!(check_rule(&p, 2).is_ok());
 /// ```
-pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationError> {
+pub const fn check_rule<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+    rule: usize,
+) -> Result<(), ValidationError> {
     let l = &p.layout;
     let rank = p.rank as usize;
     match rule {
@@ -159,10 +166,11 @@ pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationEr
             Ok(())
         }
         4 => {
-            let tiles = l.tiles.as_slice();
+            let tiles = l.tiles();
             let mut level = 0;
             while level < tiles.len() {
                 let dims = tiles[level].dims();
+                let dims = dims.as_slice();
                 if dims.is_empty() {
                     return Err(ValidationError::EmptyTile { level });
                 }
@@ -217,7 +225,9 @@ pub const fn check_rule(p: &ParsedArray, rule: usize) -> Result<(), ValidationEr
 }
 
 /// Padded dimensions: one per dimension, none smaller than its dimension.
-const fn check_padding(p: &ParsedArray) -> Result<(), ValidationError> {
+const fn check_padding<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
     let rank = p.rank as usize;
     if let Some(pad) = &p.layout.padding {
         if pad.len as usize != rank {
@@ -236,7 +246,9 @@ const fn check_padding(p: &ParsedArray) -> Result<(), ValidationError> {
     Ok(())
 }
 
-const fn check_splits(p: &ParsedArray) -> Result<(), ValidationError> {
+const fn check_splits<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
     let l = &p.layout;
     let rank = p.rank as usize;
     let splits = l.split_configs();
@@ -284,7 +296,9 @@ const I64_MAX: u64 = i64::MAX as u64;
 /// The size rules of validation (spec §3 "Sizes", as XLA's `ValidateShapeSize`): every dimension and the product
 /// of the dimensions fit in `i64` ("dimensions overflow"), and so does the unpacked byte size. Derived sizes
 /// (tiled storage, `L`, bits) are exact `u128` queries; consumers in `usize` check them where they convert.
-pub(crate) const fn check_sizes(p: &ParsedArray) -> Result<(), ValidationError> {
+pub(crate) const fn check_sizes<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
     let dims = p.dims();
     let mut product: u64 = 1;
     let mut i = 0;

@@ -24,8 +24,12 @@ use super::nest::{self, grain};
 use crate::axes::{Axes, MAX_DIGITS};
 use crate::view::Scalar;
 
-/// The size of the scratch block (bytes): whole tiles of both sides, in the first-level cache.
+/// The size of the scratch block (bytes): whole tiles of both sides, in the first-level cache. On bare-metal
+/// targets (microcontrollers: no data cache to stage for, and a few KiB of RAM for the whole stack) 1 KiB.
+#[cfg(not(target_os = "none"))]
 pub(crate) const SCRATCH_BYTES: usize = 32 << 10;
+#[cfg(target_os = "none")]
+pub(crate) const SCRATCH_BYTES: usize = 1 << 10;
 
 /// Direct loops moving fewer contiguous bytes than this per step, on both sides, are staged when staging moves
 /// at least this many.
@@ -113,6 +117,8 @@ impl Staging {
     }
 
     /// Every block of `region` (aligned to multiples of the block extents), through a scratch of `N` elements.
+    /// Never inlined: the scratch is on the stack only while staging runs.
+    #[inline(never)]
     fn run<E: Scalar, const N: usize>(&self, region: &Region, io: &mut Io<'_, '_, E>) {
         let rank = self.into.rank;
         if (0..rank).any(|d| region.lo[d] >= region.hi[d]) {

@@ -44,6 +44,17 @@ pub extern "C" fn tensor_layout_sum_of_offsets() -> usize {
     }
 }
 
+/// A runtime layout of a small capacity (rank 4, 2 tile levels of 4 entries): a few hundred bytes on the stack.
+#[no_mangle]
+pub extern "C" fn tensor_layout_small_offset() -> usize {
+    match DynLayout::<4, 2, 4, 0>::parse_with_capacity("f32[3,5]{1,0:T(2,2)}") {
+        Ok(l) => l.offset(&[2, 3]).unwrap_or(usize::MAX),
+        Err(_) => usize::MAX,
+    }
+}
+
+const _: () = assert!(core::mem::size_of::<DynLayout<4, 2, 4, 0>>() <= 256);
+
 #[panic_handler]
 fn panic(_: &core::panic::PanicInfo) -> ! {
     loop {}
