@@ -95,7 +95,7 @@ impl ArrayShape {
         let reached = if tiles.is_empty() {
             rank
         } else {
-            let t = tiles[0].dims().len();
+            let t = tiles[0].dims().as_slice().len();
             if t < rank {
                 t
             } else {

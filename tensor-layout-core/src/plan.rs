@@ -315,20 +315,19 @@ impl<const R: usize, const T: usize, const E: usize> OffsetPlan<R, T, E> {
     pub const fn offset(&self, index: &[usize]) -> usize {
         // One loop over all terms (not one per dimension): for a constant plan the compiler unrolls it fully and
         // folds every term, where a loop nest three deep stayed a loop over the plan's bytes.
-        let rank = self.rank as usize;
-        let count = if rank < self.first.len() { self.first[rank] as usize } else { 0 };
         let mut sum: usize = 0;
-        let mut i = 0;
-        while i < count && i < MAX_PHYSICAL_RANK {
-            let term = &self.terms[i];
+        let mut k = 0;
+        while k < self.count as usize {
+            let term = self.term_at(k);
             let d = term.dim as usize;
             if d < index.len() {
                 sum = sum.wrapping_add(term.stride.wrapping_mul(self.coordinate(term, index[d])));
             }
-            i += 1;
+            k += 1;
         }
         sum
     }
+
 }
 
 /// The terms of one dimension of an [`OffsetPlan`] ([`OffsetPlan::terms`]), in the order of their strides in
