@@ -164,7 +164,7 @@ impl Layout {
     pub(crate) const fn from_builder(b: Builder<2>) -> Result<Layout, CuteError> {
         match b.finish() {
             Ok(t) => Layout::from_tree(t),
-            Err(e) => Err(e),
+            Err(what) => Err(CuteError::Capacity { what }),
         }
     }
 
@@ -253,6 +253,21 @@ impl Layout {
     /// The whole layout as a span of its tree.
     pub(crate) const fn span(&self) -> Span {
         self.0.all()
+    }
+}
+
+impl super::breach::CppLayout {
+    /// C++'s answer as a layout.
+    ///
+    /// ```
+    /// use tensor_layout_core::cute::{CuteError, Layout, Tiler};
+    /// let a = Layout::parse("(6,2):(0,6)")?;
+    /// let Err(CuteError::CppWrong { cpp, .. }) = a.composition(&Tiler::parse("(2,4):(4,1)")?) else { panic!() };
+    /// assert_eq!(cpp.layout(), Layout::parse("(2,4):(0,0)")?);
+    /// # Ok::<(), CuteError>(())
+    /// ```
+    pub const fn layout(&self) -> Layout {
+        Layout(self.0)
     }
 }
 

@@ -3,8 +3,8 @@
 //! plus the leaf values in order, in fixed arrays. Unused entries are always zero, so derived equality is
 //! structural equality.
 
-use super::error::CuteError;
 use super::limits::{Limit, MAX_DEPTH, MAX_LEAVES, MAX_TUPLES};
+use crate::print::TextBuf;
 
 /// Tokens: at most one per integer plus two per tuple.
 pub(crate) const MAX_TOKENS: usize = MAX_LEAVES + 2 * MAX_TUPLES;
@@ -182,6 +182,43 @@ impl<const V: usize> Tree<V> {
     }
 }
 
+/// Writes component `k` of tokens `t0..t1` of a tree.
+pub(crate) const fn write_tree<const N: usize, const V: usize>(
+    b: &mut TextBuf<N>,
+    tree: &Tree<V>,
+    k: usize,
+    t0: usize,
+    t1: usize,
+) {
+    // Leaves before t0.
+    let mut l = 0;
+    let mut t = 0;
+    while t < t0 {
+        if tree.token(t) == LEAF {
+            l += 1;
+        }
+        t += 1;
+    }
+    let mut prev = 0u8;
+    t = t0;
+    while t < t1 {
+        let tok = tree.token(t);
+        if (tok == OPEN || tok == LEAF) && (prev == LEAF || prev == CLOSE) {
+            b.push_str(",");
+        }
+        match tok {
+            OPEN => b.push_str("("),
+            CLOSE => b.push_str(")"),
+            _ => {
+                b.push_u64(tree.leaves()[l][k] as u64);
+                l += 1;
+            }
+        }
+        prev = tok;
+        t += 1;
+    }
+}
+
 /// Builds a tree token by token. Capacity overflows are remembered and reported by [`Builder::finish`].
 #[derive(Clone, Copy)]
 pub(crate) struct Builder<const V: usize> {
@@ -279,11 +316,11 @@ impl<const V: usize> Builder<V> {
         self.error
     }
 
-    /// The finished tree: errors when a capacity was exceeded; an empty builder gives the leaf `[0; V]`
+    /// The finished tree: errors with the capacity exceeded, if any; an empty builder gives the leaf `[0; V]`
     /// (callers never finish empty builders).
-    pub(crate) const fn finish(self) -> Result<Tree<V>, CuteError> {
+    pub(crate) const fn finish(self) -> Result<Tree<V>, Limit> {
         if let Some(what) = self.error {
-            return Err(CuteError::Capacity { what });
+            return Err(what);
         }
         if self.tree.ntok == 0 {
             return Ok(Tree::leaf([0; V]));

@@ -51,7 +51,7 @@ impl IntTuple {
         b.close();
         match b.finish() {
             Ok(t) => Ok(IntTuple(t)),
-            Err(e) => Err(e),
+            Err(what) => Err(CuteError::Capacity { what }),
         }
     }
 
