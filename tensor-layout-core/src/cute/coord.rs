@@ -22,6 +22,7 @@ impl Layout {
     /// assert!(l.crd2idx(&IntTuple::parse("(2,0)")?).is_err());
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn crd2idx(&self, coord: &IntTuple) -> Result<usize, CuteError> {
         crd(&self.0, self.span(), &coord.0, coord.0.all())
     }
@@ -36,6 +37,7 @@ impl Layout {
     /// assert!(l.idx2crd(24).is_err());
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn idx2crd(&self, index: usize) -> Result<IntTuple, CuteError> {
         idx2crd(&self.shape(), index)
     }
@@ -50,6 +52,7 @@ impl Layout {
     /// assert!(l.offset(12).is_err());
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn offset(&self, i: usize) -> Result<usize, CuteError> {
         int_crd(&self.0, self.span(), i)
     }
@@ -120,6 +123,7 @@ impl Layout {
 }
 
 /// The natural coordinate of `index` in `shape` (CuTe's `idx2crd`): congruent to the shape, colexicographic.
+#[inline]
 pub(crate) const fn idx2crd(shape: &IntTuple, index: usize) -> Result<IntTuple, CuteError> {
     let size = match shape.product() {
         Some(v) => v,
@@ -141,6 +145,7 @@ pub(crate) const fn idx2crd(shape: &IntTuple, index: usize) -> Result<IntTuple, 
 }
 
 /// The offset of coordinate span `cs` in layout span `ls`.
+#[inline]
 const fn crd(l: &Tree<2>, ls: Span, c: &Tree<1>, cs: Span) -> Result<usize, CuteError> {
     if c.is_leaf(cs) {
         return int_crd(l, ls, c.leaves()[cs.l0][0]);
@@ -162,6 +167,7 @@ const fn crd(l: &Tree<2>, ls: Span, c: &Tree<1>, cs: Span) -> Result<usize, Cute
 }
 
 /// The offset of integer coordinate `i` in layout span `ls`.
+#[inline]
 const fn int_crd(l: &Tree<2>, ls: Span, i: usize) -> Result<usize, CuteError> {
     let leaves = l.leaves();
     let mut size = 1usize;
