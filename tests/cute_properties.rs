@@ -208,7 +208,9 @@ proptest! {
         (a, b) in layout_strategy().prop_flat_map(|a| (Just(a), right_hand(&a)))
     ) {
         if let Ok(r) = a.logical_divide(&Tiler::layout(b)) {
-            let t = Layout::tuple(&[b, cpp_complement(&b, a.size())]).unwrap();
+            // C++'s complement is quoted whole in an error unless very long.
+            let Some(c) = cpp_complement(&b, a.size()) else { return Ok(()) };
+            let t = Layout::tuple(&[b, c]).unwrap();
             prop_assert_eq!(r.size(), t.size());
             for i in 0..r.size() {
                 prop_assert_eq!(eval(&r, i), eval(&a, eval(&t, i)));
@@ -279,9 +281,11 @@ proptest! {
                 }
             }
             Err(CuteError::CppWrong { cpp, breach: Breach::QuasiInverse { index, offset, inverse, got }, .. }) => {
-                let r = cpp.layout();
-                prop_assert_eq!((offset, inverse, got), (eval(&a, index), eval(&r, offset), eval(&a, inverse)));
+                prop_assert_eq!((offset, got), (eval(&a, index), eval(&a, inverse)));
                 prop_assert_ne!(offset, got);
+                if let Some(r) = cpp.layout() {
+                    prop_assert_eq!(inverse, eval(&r, offset));
+                }
             }
             Err(e) => {
                 prop_assert!(matches!(e, CuteError::InverseNotExact { .. }), "{}: {}", a, e);
@@ -296,11 +300,12 @@ proptest! {
     ) {
         if let Err(CuteError::CppWrong { cpp, breach, .. }) = a.composition(&Tiler::layout(b)) {
             let r = cpp.layout();
-            prop_assert_eq!(r.size(), b.size());
+            prop_assert!(r.is_none_or(|r| r.size() == b.size()));
             match breach {
                 Breach::Composition { index, expected, got } => {
-                    prop_assert_eq!((expected, got), (eval(&a, eval(&b, index)), eval(&r, index)));
+                    prop_assert_eq!(expected, eval(&a, eval(&b, index)));
                     prop_assert_ne!(expected, got);
+                    prop_assert!(r.is_none_or(|r| eval(&r, index) == got));
                 }
                 // No counterexample found: C++'s answer is refused as unverified; it may still be right.
                 Breach::Unverified { .. } | Breach::UnverifiedCarry { .. } => {}
@@ -340,10 +345,11 @@ proptest! {
     }
 }
 
-/// C++'s complement, also where it breaks `cosize((b, R)) >= cotarget` (divides take it as it is).
-fn cpp_complement(b: &Layout, cotarget: usize) -> Layout {
+/// C++'s complement, also where it breaks `cosize((b, R)) >= cotarget` (divides take it as it is); `None` if the
+/// error quoting it had to cut it.
+fn cpp_complement(b: &Layout, cotarget: usize) -> Option<Layout> {
     match b.complement(cotarget) {
-        Ok(c) => c,
+        Ok(c) => Some(c),
         Err(CuteError::CppWrong { cpp, breach: Breach::ComplementCosize { .. }, .. }) => cpp.layout(),
         Err(e) => panic!("{b} {cotarget}: {e}"),
     }

@@ -63,7 +63,7 @@ use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT as MAX_SHAPE_TEXT
 
 pub use tensor_layout_core::cute::{
     Breach, CppLayout, CuteError, Expected, IntTuple, Layout, Limit, Mode, Part, Swizzle, SwizzledLayout, Tiler,
-    XlaReason, MAX_DEPTH, MAX_LEAVES, MAX_TEXT, MAX_TUPLES,
+    XlaReason, CPP_TEXT, MAX_DEPTH, MAX_LEAVES, MAX_TEXT, MAX_TUPLES,
 };
 
 use crate::StaticLayout;

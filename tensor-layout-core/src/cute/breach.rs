@@ -6,44 +6,88 @@ use super::tree::{write_tree, Tree};
 use crate::print::TextBuf;
 use core::fmt;
 
+/// The most bytes of C++'s answer a [`CppLayout`] holds; a longer answer keeps its first bytes and ends in `..`.
+///
+/// ```
+/// use tensor_layout_core::cute::CPP_TEXT;
+/// assert_eq!(CPP_TEXT, 62);
+/// ```
+pub const CPP_TEXT: usize = 62;
+
 /// The layout C++ CuTe (CUTLASS 4.2, static integers) returns for a request tensor-layout refuses because that
-/// layout breaks the operation's definition. [`CppLayout::layout`] gives it as a [`Layout`](super::Layout).
+/// layout breaks the operation's definition, as C++ prints it (without the `_` of static integers). Kept as text
+/// of at most [`CPP_TEXT`] bytes, so that a [`CuteError`](super::CuteError) stays small; a longer answer is cut and
+/// ends in `..` ([`CppLayout::is_complete`] says which). [`CppLayout::layout`] reads a complete one back.
 ///
 /// ```
 /// use tensor_layout_core::cute::{CuteError, Layout, Tiler};
 /// let a = Layout::parse("(6,2):(0,6)")?;
 /// let Err(CuteError::CppWrong { cpp, .. }) = a.composition(&Tiler::parse("(2,4):(4,1)")?) else { panic!() };
-/// assert_eq!(cpp.to_string(), "(2,4):(0,0)");
-/// assert_eq!(cpp.layout().offset(5)?, 0);
+/// assert_eq!(cpp.as_str(), "(2,4):(0,0)");
+/// assert!(cpp.is_complete());
+/// assert_eq!(cpp.layout().unwrap().offset(5)?, 0);
 /// # Ok::<(), CuteError>(())
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct CppLayout(pub(crate) Tree<2>);
+pub struct CppLayout {
+    len: u8,
+    complete: bool,
+    text: [u8; CPP_TEXT],
+}
 
 impl CppLayout {
-    /// Writes C++'s answer in CuTe's notation (as C++ prints it, without the `_` of static integers).
+    /// The text of a layout's tree, cut at [`CPP_TEXT`] bytes.
+    pub(crate) const fn of(tree: &Tree<2>) -> CppLayout {
+        let mut b = TextBuf::<CPP_TEXT>::new();
+        let s = tree.all();
+        write_tree(&mut b, tree, 0, s.t0, s.t1);
+        b.push_str(":");
+        write_tree(&mut b, tree, 1, s.t0, s.t1);
+        let bytes = b.as_str().as_bytes();
+        let mut out = CppLayout { len: bytes.len() as u8, complete: !b.overflowed(), text: [0; CPP_TEXT] };
+        let mut i = 0;
+        while i < bytes.len() {
+            out.text[i] = bytes[i];
+            i += 1;
+        }
+        if !out.complete {
+            out.text[CPP_TEXT - 2] = b'.';
+            out.text[CPP_TEXT - 1] = b'.';
+        }
+        out
+    }
+
+    /// C++'s answer in CuTe's notation (its beginning and `..` when longer than [`CPP_TEXT`] bytes).
     ///
     /// ```
-    /// use tensor_layout_core::{cute::{CuteError, Layout}, print::TextBuf};
+    /// use tensor_layout_core::cute::{CuteError, Layout};
     /// let Err(CuteError::CppWrong { cpp, .. }) = Layout::parse("(2,2):(1,3)")?.complement(378) else { panic!() };
-    /// let mut b = TextBuf::<64>::new();
-    /// cpp.write(&mut b);
-    /// assert_eq!(b.as_str(), "63:6");
+    /// assert_eq!(cpp.as_str(), "63:6");
     /// # Ok::<(), CuteError>(())
     /// ```
-    pub const fn write<const N: usize>(&self, b: &mut TextBuf<N>) {
-        let s = self.0.all();
-        write_tree(b, &self.0, 0, s.t0, s.t1);
-        b.push_str(":");
-        write_tree(b, &self.0, 1, s.t0, s.t1);
+    pub const fn as_str(&self) -> &str {
+        match core::str::from_utf8(self.text.split_at(self.len as usize).0) {
+            Ok(s) => s,
+            Err(_) => "",
+        }
+    }
+
+    /// Whether the whole answer fits (else it was cut and ends in `..`).
+    ///
+    /// ```
+    /// use tensor_layout_core::cute::{CuteError, Layout};
+    /// let Err(CuteError::CppWrong { cpp, .. }) = Layout::parse("(2,2):(1,3)")?.complement(378) else { panic!() };
+    /// assert!(cpp.is_complete());
+    /// # Ok::<(), CuteError>(())
+    /// ```
+    pub const fn is_complete(&self) -> bool {
+        self.complete
     }
 }
 
 impl fmt::Display for CppLayout {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut b = TextBuf::<{ super::MAX_TEXT }>::new();
-        self.write(&mut b);
-        f.write_str(b.as_str())
+        f.write_str(self.as_str())
     }
 }
 

@@ -89,7 +89,7 @@ const fn zipped(a: &Layout, tiler: &Tiler) -> Result<Answer, CuteError> {
                     }
                     if breach.is_none() {
                         if let Some((x, _)) = d.breach {
-                            breach = Some((x, Some(i)));
+                            breach = Some((x, Some(i as u8)));
                         }
                     }
                 }

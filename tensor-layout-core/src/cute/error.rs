@@ -243,7 +243,7 @@ pub enum CuteError {
         /// The layout C++ CuTe (CUTLASS 4.2) returns.
         cpp: CppLayout,
         /// For a by-mode tiler, the mode of the result where the definition breaks.
-        mode: Option<usize>,
+        mode: Option<u8>,
         /// How it breaks the definition.
         breach: Breach,
     },

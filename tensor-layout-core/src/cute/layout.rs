@@ -264,17 +264,23 @@ impl Layout {
 }
 
 impl super::breach::CppLayout {
-    /// C++'s answer as a layout.
+    /// C++'s answer as a layout, or `None` when it was too long to keep whole.
     ///
     /// ```
     /// use tensor_layout_core::cute::{CuteError, Layout, Tiler};
     /// let a = Layout::parse("(6,2):(0,6)")?;
     /// let Err(CuteError::CppWrong { cpp, .. }) = a.composition(&Tiler::parse("(2,4):(4,1)")?) else { panic!() };
-    /// assert_eq!(cpp.layout(), Layout::parse("(2,4):(0,0)")?);
+    /// assert_eq!(cpp.layout(), Some(Layout::parse("(2,4):(0,0)")?));
     /// # Ok::<(), CuteError>(())
     /// ```
-    pub const fn layout(&self) -> Layout {
-        Layout(self.0)
+    pub const fn layout(&self) -> Option<Layout> {
+        if !self.is_complete() {
+            return None;
+        }
+        match Layout::parse(self.as_str()) {
+            Ok(l) => Some(l),
+            Err(_) => None,
+        }
     }
 }
 

@@ -186,11 +186,11 @@ impl CuteError {
             }
             E::CppWrong { cpp, mode, breach } => {
                 b.push_str("C++ CuTe returns `");
-                cpp.write(b);
+                b.push_str(cpp.as_str());
                 b.push_str("` here, which ");
                 if let Some(m) = mode {
                     b.push_str("in mode ");
-                    num(b, m);
+                    num(b, m as usize);
                     b.push_str(" ");
                 }
                 breach.write_message(b);

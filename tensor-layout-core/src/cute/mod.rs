@@ -93,7 +93,7 @@ mod witness;
 mod xla;
 mod xla_reason;
 
-pub use breach::{Breach, CppLayout};
+pub use breach::{Breach, CppLayout, CPP_TEXT};
 pub use error::{CuteError, Expected, Mode, Part};
 pub use layout::{Layout, Tiler};
 pub use limits::{Limit, MAX_DEPTH, MAX_LEAVES, MAX_TUPLES};

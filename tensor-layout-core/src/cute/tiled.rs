@@ -51,7 +51,7 @@ pub(crate) const fn by_mode(a: &Layout, tiler: &Tiler, op: Op) -> Result<Layout,
                     b.push_tree(&r.layout.0);
                     if breach.is_none() {
                         if let Some((x, _)) = r.breach {
-                            breach = Some((x, Some(i)));
+                            breach = Some((x, Some(i as u8)));
                         }
                     }
                 }

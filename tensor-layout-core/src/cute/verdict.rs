@@ -11,7 +11,7 @@ use super::layout::Layout;
 pub(crate) struct Answer {
     pub(crate) layout: Layout,
     /// The breach and, for a by-mode tiler, the mode it is in.
-    pub(crate) breach: Option<(Breach, Option<usize>)>,
+    pub(crate) breach: Option<(Breach, Option<u8>)>,
 }
 
 impl Answer {
@@ -23,7 +23,7 @@ impl Answer {
     pub(crate) const fn finish(self) -> Result<Layout, CuteError> {
         match self.breach {
             None => Ok(self.layout),
-            Some((breach, mode)) => Err(CuteError::CppWrong { cpp: CppLayout(self.layout.0), mode, breach }),
+            Some((breach, mode)) => Err(CuteError::CppWrong { cpp: CppLayout::of(&self.layout.0), mode, breach }),
         }
     }
 }
