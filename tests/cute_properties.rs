@@ -333,6 +333,19 @@ proptest! {
     }
 
     #[test]
+    fn crd2idx_follows_the_coordinate_tree(a in layout_strategy(), seed in any::<u64>()) {
+        // Coordinates near the shape: congruent, an integer for a tuple, a tuple for an integer, a wrong rank,
+        // in and out of bounds.
+        let c = coordinate_near(&a.shape(), seed);
+        let want = naive_crd2idx(&a, &c);
+        match (a.crd2idx(&c), want) {
+            (Ok(x), Some(y)) => prop_assert_eq!(x, y, "{} at {}", a, c),
+            (Err(_), None) => {}
+            (got, want) => prop_assert!(false, "{} at {}: {:?}, naive {:?}", a, c, got, want),
+        }
+    }
+
+    #[test]
     fn swizzles_are_involutions_on_their_domain(b in 0u32..4, m in 0u32..4, s in -6i32..=6) {
         if let Ok(sw) = Swizzle::new(b, m, s) {
             let images: BTreeSet<usize> = (0..sw.size()).map(|x| sw.apply(x)).collect();
@@ -353,6 +366,40 @@ fn cpp_complement(b: &Layout, cotarget: usize) -> Option<Layout> {
         Err(CuteError::CppWrong { cpp, breach: Breach::ComplementCosize { .. }, .. }) => cpp.layout(),
         Err(e) => panic!("{b} {cotarget}: {e}"),
     }
+}
+
+/// A coordinate for `shape`, mostly congruent, sometimes not, sometimes out of bounds (text, then parsed).
+fn coordinate_near(shape: &IntTuple, seed: u64) -> IntTuple {
+    fn go(shape: &IntTuple, s: &mut u64) -> String {
+        *s = s.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let r = (*s >> 33) as usize;
+        let size = shape.product().unwrap();
+        match r % 10 {
+            0 => (r / 10 % (size + 2)).to_string(),      // an integer, maybe out of bounds
+            1 => format!("({})", (r / 10 % (size + 1))), // a rank-1 tuple
+            _ if shape.is_int() => (r / 10 % (size + 1)).to_string(),
+            2 => format!("({},0)", go(&shape.mode(0).unwrap(), s)), // maybe the wrong rank
+            _ => {
+                let parts: Vec<String> = (0..shape.rank()).map(|i| go(&shape.mode(i).unwrap(), s)).collect();
+                format!("({})", parts.join(","))
+            }
+        }
+    }
+    let mut s = seed;
+    IntTuple::parse(&go(shape, &mut s)).unwrap()
+}
+
+/// CuTe's `crd2idx`, recursively: an integer indexes its sub-layout colexicographically, a tuple goes mode by
+/// mode; `None` for a coordinate that does not follow the shape or is out of bounds.
+fn naive_crd2idx(l: &Layout, c: &IntTuple) -> Option<usize> {
+    if c.is_int() {
+        let i = c.leaf(0).unwrap();
+        return (i < l.size()).then(|| eval(l, i));
+    }
+    if l.is_int() || l.rank() != c.rank() {
+        return None;
+    }
+    (0..c.rank()).map(|k| naive_crd2idx(&l.mode(k).unwrap(), &c.mode(k).unwrap())).sum()
 }
 
 /// CuTe's `compatible(A, B)`: every coordinate of shape `a` is a coordinate of shape `b` (an integer is

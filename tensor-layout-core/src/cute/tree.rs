@@ -140,7 +140,7 @@ impl<const V: usize> Tree<V> {
 
     /// From the token `t` that starts a child, the token just past it and its number of leaves.
     #[inline]
-    const fn skip(&self, t: usize) -> (usize, usize) {
+    pub(crate) const fn skip(&self, t: usize) -> (usize, usize) {
         if self.tok[t] == LEAF {
             return (t + 1, 1);
         }
