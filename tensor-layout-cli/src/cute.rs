@@ -20,8 +20,10 @@ pub const EXAMPLES: &str = "\
 Examples:
   $ printf 'composition (6,2):(8,2) (4,3):(3,1)\\ncomplement (5,4):(2,4) 42\\n' | tlayout cute --offsets
   OK ((2,2),3):((24,2),8)\t0,24,2,26,8,32,10,34,16,40,18,42
-  ERR complement is not admissible: sorted by stride, mode `4:4` starts at 4, inside the 10 offsets spanned by the
-  modes before it (the layout is not injective there)
+  ERR complement is not admissible (C++ CuTe's static_assert: non-injective layout): sorted by stride, mode `4:4`
+  starts at 4, inside the 10 offsets spanned by the modes before it (the layout is not injective there)
+  $ echo 'composition (6,2):(0,6) (2,4):(4,1)' | tlayout cute
+  ERR C++ CuTe returns `(2,4):(0,0)` here, which breaks R(i) = A(B(i)): A(B(5)) = 6 but R(5) = 0
   $ echo 'zipped_divide (9,(4,8)):(59,(13,1)) <3:3,(2,4):(1,8)>' | tlayout cute
   OK ((3,(2,4)),(3,(2,2))):((177,(13,2)),(59,(26,1)))
   $ tlayout cute --from-xla 'bf16[16,256]{1,0:T(8,128)(2,1)}'
@@ -35,6 +37,8 @@ Requests (tokens separated by spaces; layouts in CuTe's notation without spaces,
   crd2idx SHAPE STRIDE COORD   -> OK <index>
   idx2crd SHAPE INDEX          -> OK <coordinate>
   swizzle B M S N              -> OK <images of 0..N-1, comma separated>
+Answers are C++ CuTe's (CUTLASS 4.2, static integers), printed as C++ prints them without the `_` of static
+integers; an ERR where C++ refuses, or where its answer breaks the operation's definition (naming that answer).
 With --offsets, a layout answer is followed by a tab and its offsets R(0),..,R(size-1), comma separated, when its
 size is at most 4096. Blank lines and lines starting with `#` are echoed unchanged.
 Exit code 1 when any line was an error; with --from-xla, 2 when the layout has no CuTe form (the reason on

@@ -2,7 +2,10 @@
 //! precondition failures are compile errors on the user's line.
 //!
 //! The model and the runtime API (methods returning `Result`) are `tensor-layout-core`'s, re-exported here:
-//! [`Layout`], [`Tiler`], [`IntTuple`], [`Swizzle`], [`SwizzledLayout`], [`CuteError`]. The free functions of
+//! [`Layout`], [`Tiler`], [`IntTuple`], [`Swizzle`], [`SwizzledLayout`], [`CuteError`]. The answers are NVIDIA's C++
+//! headers' (CUTLASS 4.2, static integers), bit for bit, wherever C++ answers and its answer meets the operation's
+//! definition; where C++ `static_assert`s, an error says so, and where C++ answers wrongly, the error names C++'s
+//! answer ([`CuteError::CppWrong`], [`CppLayout`]) and a counterexample ([`Breach`]). The free functions of
 //! this module call the same methods and, on an error, panic with its message: called in a `const` item, that
 //! is a compile error (`E0080`) pointing at the item, under `cargo check`. [`from_xla`] gives the CuTe layout
 //! of a static XLA layout type.
@@ -35,20 +38,32 @@
 //!
 //! ```text
 //! error[E0080]: evaluation panicked: cannot compute `composition((3,4):(0,3), 8:1)`: composition is not
-//!   admissible (shape divisibility): mode `8:1` of the right-hand layout needs 8 elements from mode 0 of the
-//!   coalesced left-hand layout, which has 3, and 3 does not divide 8
+//!   admissible (shape divisibility, C++ CuTe's static_assert): mode `8:1` of the right-hand layout needs 8
+//!   elements from mode 0 of the coalesced left-hand layout, which holds 3 of them, and 3 does not divide 8
 //! ```
 //!
 //! ```compile_fail
 //! use tensor_layout::cute::{self, Layout};
 //! const R: Layout = cute::composition(&cute::layout("(3,4):(0,3)"), &cute::tiler("8:1"));
 //! ```
+//!
+//! Nor does a composition C++ gets wrong:
+//!
+//! ```text
+//! error[E0080]: evaluation panicked: cannot compute `composition((6,2):(0,6), (2,4):(4,1))`: C++ CuTe returns
+//!   `(2,4):(0,0)` here, which breaks R(i) = A(B(i)): A(B(5)) = 6 but R(5) = 0
+//! ```
+//!
+//! ```compile_fail
+//! use tensor_layout::cute::{self, Layout};
+//! const R: Layout = cute::composition(&cute::layout("(6,2):(0,6)"), &cute::tiler("(2,4):(4,1)"));
+//! ```
 
 use tensor_layout_core::print::TextBuf;
 
 pub use tensor_layout_core::cute::{
-    CuteError, Expected, IntTuple, Layout, Limit, Mode, Part, Swizzle, SwizzledLayout, Tiler, XlaReason, MAX_DEPTH,
-    MAX_LEAVES, MAX_TEXT, MAX_TUPLES,
+    Breach, CppLayout, CuteError, Expected, IntTuple, Layout, Limit, Mode, Part, Swizzle, SwizzledLayout, Tiler,
+    XlaReason, CPP_TEXT, MAX_DEPTH, MAX_LEAVES, MAX_TEXT, MAX_TUPLES,
 };
 
 use crate::StaticLayout;
@@ -328,12 +343,14 @@ pub const fn complement(l: &Layout, cotarget: usize) -> Layout {
     }
 }
 
-/// [`Layout::left_inverse`].
+/// [`Layout::left_inverse`] (for a layout that is not injective, CuTe's quasi-inverse).
 ///
 /// ```
 /// use tensor_layout::cute::{self, Layout};
 /// const R: Layout = cute::left_inverse(&cute::layout("(2,4,6):(4,1,8)"));
 /// assert_eq!(R.to_string(), "(4,2,6):(2,1,8)");
+/// const Q: Layout = cute::left_inverse(&cute::layout("(4,3):(0,4)"));
+/// assert_eq!(Q.to_string(), "(4,3):(0,4)");
 /// ```
 #[track_caller]
 pub const fn left_inverse(l: &Layout) -> Layout {

@@ -8,9 +8,10 @@ use super::tree::Builder;
 use super::tuple::IntTuple;
 
 impl Layout {
-    /// Coalesces: flattens, drops extent-1 modes and merges a mode `s1:d1` into the one before it, `s0:d0`, when
-    /// `d1 == s0 * d0`. Post-conditions (CuTe's): the same size, depth at most 1, and `R(i) == L(i)` for every
-    /// `i` below the size. A single remaining mode is `s:d`; none is `1:0`.
+    /// Coalesces, as C++ CuTe does (`coalesce`, from the last mode back): flattens, drops extent-1 modes and
+    /// merges a mode `s0:d0` with the one after it, `s1:d1`, when `d1 == s0 * d0`. Post-conditions (CuTe's): the
+    /// same size, depth at most 1, and `R(i) == L(i)` for every `i` below the size. A single remaining mode is
+    /// `s:d`; none is `1:0`.
     ///
     /// ```
     /// use tensor_layout_core::cute::Layout;
@@ -72,29 +73,61 @@ impl Layout {
     }
 }
 
-/// pycute's coalescing of flat modes.
+/// C++ CuTe's coalescing of flat modes (`detail::bw_coalesce`), from the back, starting from the last mode.
 pub(crate) const fn coalesce_modes(input: &Modes) -> Modes {
-    let mut out = Modes::EMPTY;
-    out.m[0] = [1, 0];
-    out.n = 1;
-    let mut i = 0;
-    while i < input.n {
+    match bw_coalesce(input, input.m[input.n - 1]) {
+        Some(m) => m,
+        // Merged extents multiply to at most the size: never reached for modes of a layout.
+        None => *input,
+    }
+}
+
+/// C++ CuTe's `detail::coalesce_x`: like [`coalesce_modes`], and the same function past the size as well. A
+/// last mode of extent 1 is not dropped: it becomes extent 2 (its stride is where the layout continues).
+/// `None` when an extent overflows.
+pub(crate) const fn coalesce_x(input: &Modes) -> Option<Modes> {
+    let [s, d] = input.m[input.n - 1];
+    bw_coalesce(input, [if s == 1 { 2 } else { s }, d])
+}
+
+/// Coalesces modes `0..n-1` into `last` (the front of the result), back to front: an extent-1 mode is skipped; a
+/// front of extent 1 is replaced; a mode `s:d` with `s * d` the front's stride is merged into it; any other is
+/// put in front.
+const fn bw_coalesce(input: &Modes, last: [usize; 2]) -> Option<Modes> {
+    // `rev` holds the result back to front: rev[0] is the last mode, rev[n - 1] the front.
+    let mut rev = Modes::EMPTY;
+    rev.m[0] = last;
+    rev.n = 1;
+    let mut i = input.n - 1;
+    while i > 0 {
+        i -= 1;
         let [s, d] = input.m[i];
-        let last = out.n - 1;
-        let [ls, ld] = out.m[last];
+        let f = rev.n - 1;
         if s == 1 {
-            // Extent-1 modes add nothing.
-        } else if ls == 1 {
-            out.m[last] = [s, d];
-        } else if ls.checked_mul(ld).is_some() && ls * ld == d {
-            // Within the input's size, so the product fits.
-            out.m[last] = [ls * s, ld];
+            // Adds nothing.
+        } else if rev.n == 1 && rev.m[0][0] == 1 {
+            rev.m[0] = [s, d];
+        } else if matches!(s.checked_mul(d), Some(v) if v == rev.m[f][1]) {
+            let Some(e) = s.checked_mul(rev.m[f][0]) else {
+                return None;
+            };
+            rev.m[f] = [e, d];
         } else {
             // At most as many modes as the input.
-            out.m[out.n] = [s, d];
-            out.n += 1;
+            rev.m[rev.n] = [s, d];
+            rev.n += 1;
         }
-        i += 1;
     }
-    out
+    if rev.n == 1 && rev.m[0][0] == 1 {
+        rev.m[0] = [1, 0];
+        return Some(rev);
+    }
+    let mut out = Modes::EMPTY;
+    out.n = rev.n;
+    let mut k = 0;
+    while k < rev.n {
+        out.m[k] = rev.m[rev.n - 1 - k];
+        k += 1;
+    }
+    Some(out)
 }

@@ -4,7 +4,7 @@
 
 use super::error::CuteError;
 use super::layout::Layout;
-use super::tree::{Builder, Span, Tree};
+use super::tree::{Builder, Span, Tree, CLOSE, OPEN};
 use super::tuple::IntTuple;
 
 impl Layout {
@@ -22,6 +22,7 @@ impl Layout {
     /// assert!(l.crd2idx(&IntTuple::parse("(2,0)")?).is_err());
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn crd2idx(&self, coord: &IntTuple) -> Result<usize, CuteError> {
         crd(&self.0, self.span(), &coord.0, coord.0.all())
     }
@@ -36,6 +37,7 @@ impl Layout {
     /// assert!(l.idx2crd(24).is_err());
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn idx2crd(&self, index: usize) -> Result<IntTuple, CuteError> {
         idx2crd(&self.shape(), index)
     }
@@ -50,6 +52,7 @@ impl Layout {
     /// assert!(l.offset(12).is_err());
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn offset(&self, i: usize) -> Result<usize, CuteError> {
         int_crd(&self.0, self.span(), i)
     }
@@ -120,6 +123,7 @@ impl Layout {
 }
 
 /// The natural coordinate of `index` in `shape` (CuTe's `idx2crd`): congruent to the shape, colexicographic.
+#[inline]
 pub(crate) const fn idx2crd(shape: &IntTuple, index: usize) -> Result<IntTuple, CuteError> {
     let size = match shape.product() {
         Some(v) => v,
@@ -140,28 +144,46 @@ pub(crate) const fn idx2crd(shape: &IntTuple, index: usize) -> Result<IntTuple, 
     Ok(IntTuple(out))
 }
 
-/// The offset of coordinate span `cs` in layout span `ls`.
+/// The offset of coordinate span `cs` in layout span `ls`: the coordinate's tokens in order, with a cursor into the
+/// layout's (a loop, not a recursion, so that it inlines into a kernel); an integer takes a whole sub-layout.
+#[inline]
 const fn crd(l: &Tree<2>, ls: Span, c: &Tree<1>, cs: Span) -> Result<usize, CuteError> {
-    if c.is_leaf(cs) {
-        return int_crd(l, ls, c.leaves()[cs.l0][0]);
-    }
-    if l.is_leaf(ls) || c.rank(cs) != l.rank(ls) {
-        return Err(CuteError::CoordinateNotCongruent);
-    }
+    let (mut lt, mut ll, mut ct, mut cl) = (ls.t0, ls.l0, cs.t0, cs.l0);
     let mut sum = 0usize;
-    let mut i = 0;
-    while let (Some(lm), Some(cm)) = (l.mode(ls, i), c.mode(cs, i)) {
-        match crd(l, lm, c, cm) {
-            // Each part is at most the cosize of its mode; their sum at most the layout's cosize.
-            Ok(v) => sum += v,
-            Err(e) => return Err(e),
+    while ct < cs.t1 {
+        match c.token(ct) {
+            OPEN => {
+                // A tuple of the same rank in the layout (children are checked in order after this).
+                if l.token(lt) != OPEN {
+                    return Err(CuteError::CoordinateNotCongruent);
+                }
+                let (c_end, _) = c.skip(ct);
+                let (l_end, _) = l.skip(lt);
+                let (csub, lsub) = (Span { t1: c_end, t0: ct, ..cs }, Span { t1: l_end, t0: lt, ..ls });
+                if c.rank(csub) != l.rank(lsub) {
+                    return Err(CuteError::CoordinateNotCongruent);
+                }
+                lt += 1;
+            }
+            // The layout's tuple closes here too: its children matched the coordinate's one by one.
+            CLOSE => lt += 1,
+            _ => {
+                let (l_end, n) = l.skip(lt);
+                match int_crd(l, Span { t0: lt, t1: l_end, l0: ll, l1: ll + n }, c.leaves()[cl][0]) {
+                    // Each part is at most the cosize of its mode; their sum at most the layout's cosize.
+                    Ok(v) => sum += v,
+                    Err(e) => return Err(e),
+                }
+                (lt, ll, cl) = (l_end, ll + n, cl + 1);
+            }
         }
-        i += 1;
+        ct += 1;
     }
     Ok(sum)
 }
 
 /// The offset of integer coordinate `i` in layout span `ls`.
+#[inline]
 const fn int_crd(l: &Tree<2>, ls: Span, i: usize) -> Result<usize, CuteError> {
     let leaves = l.leaves();
     let mut size = 1usize;

@@ -164,7 +164,7 @@ impl Layout {
     pub(crate) const fn from_builder(b: Builder<2>) -> Result<Layout, CuteError> {
         match b.finish() {
             Ok(t) => Layout::from_tree(t),
-            Err(e) => Err(e),
+            Err(what) => Err(CuteError::Capacity { what }),
         }
     }
 
@@ -175,6 +175,7 @@ impl Layout {
     /// assert_eq!(Layout::parse("(4,2):(2,1)")?.shape().to_string(), "(4,2)");
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn shape(&self) -> IntTuple {
         IntTuple(self.0.project(0))
     }
@@ -186,6 +187,7 @@ impl Layout {
     /// assert_eq!(Layout::parse("(4,2):(2,1)")?.stride().to_string(), "(2,1)");
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn stride(&self) -> IntTuple {
         IntTuple(self.0.project(1))
     }
@@ -198,6 +200,7 @@ impl Layout {
     /// assert_eq!(l.leaf(2), Some(Mode { extent: 4, stride: 6 }));
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn leaf(&self, i: usize) -> Option<Mode> {
         let l = self.0.leaves();
         if i < l.len() {
@@ -214,6 +217,7 @@ impl Layout {
     /// assert_eq!(Layout::parse("(2,(3,4)):(1,(2,6))")?.size(), 24);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn size(&self) -> usize {
         let l = self.0.leaves();
         let mut p = 1;
@@ -233,6 +237,7 @@ impl Layout {
     /// assert_eq!(Layout::parse("(4,2):(0,4)")?.cosize(), 5);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn cosize(&self) -> usize {
         let l = self.0.leaves();
         let mut span = 0;
@@ -246,13 +251,36 @@ impl Layout {
     }
 
     /// The flat modes, in order.
+    #[inline]
     pub(crate) const fn flat(&self) -> &[[usize; 2]] {
         self.0.leaves()
     }
 
     /// The whole layout as a span of its tree.
+    #[inline]
     pub(crate) const fn span(&self) -> Span {
         self.0.all()
+    }
+}
+
+impl super::breach::CppLayout {
+    /// C++'s answer as a layout, or `None` when it was too long to keep whole.
+    ///
+    /// ```
+    /// use tensor_layout_core::cute::{CuteError, Layout, Tiler};
+    /// let a = Layout::parse("(6,2):(0,6)")?;
+    /// let Err(CuteError::CppWrong { cpp, .. }) = a.composition(&Tiler::parse("(2,4):(4,1)")?) else { panic!() };
+    /// assert_eq!(cpp.layout(), Some(Layout::parse("(2,4):(0,0)")?));
+    /// # Ok::<(), CuteError>(())
+    /// ```
+    pub const fn layout(&self) -> Option<Layout> {
+        if !self.is_complete() {
+            return None;
+        }
+        match Layout::parse(self.as_str()) {
+            Ok(l) => Some(l),
+            Err(_) => None,
+        }
     }
 }
 
@@ -307,6 +335,7 @@ impl Tiler {
     /// assert!(Tiler::parse("<2:1>")?.is_by_mode());
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn is_by_mode(&self) -> bool {
         self.by_mode
     }
@@ -318,6 +347,7 @@ impl Tiler {
     /// assert_eq!(Tiler::parse("<3:3,2:1>")?.as_layout().to_string(), "(3,2):(3,1)");
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn as_layout(&self) -> &Layout {
         &self.layout
     }

@@ -3,9 +3,11 @@
 //!
 //! A CuTe layout maps a (hierarchical) coordinate to an offset: `((2,2),3):((24,2),8)` has shape `((2,2),3)` and
 //! stride `((24,2),8)`; a 1-D index is split colexicographically (the first mode varies fastest). The
-//! operations follow CuTe's reference implementation (`pycute`, shipped in `nvidia-cutlass` 4.2) and the
-//! post-conditions CuTe documents; an input outside an operation's admissibility conditions is a typed
-//! [`CuteError`] naming the modes and numbers, never a silently wrong layout.
+//! operations compute what NVIDIA's C++ headers compute (CUTLASS 4.2, static integers `cute::Int<N>`), bit for
+//! bit: the same layouts, printed the same way, wherever C++ answers and its answer meets the operation's
+//! definition. Where C++ refuses (a `static_assert`) the request is a typed [`CuteError`] naming the modes and
+//! numbers; where C++ answers with a layout that breaks the definition, it is [`CuteError::CppWrong`], which
+//! carries C++'s layout and a counterexample. Never a silently wrong layout.
 //!
 //! - [`IntTuple`]: nested tuples of integers (shapes, strides, coordinates) and [`Layout`]: a shape and a
 //!   congruent stride. Text: CuTe's notation without spaces; a rank-1 tuple prints `(4)`, an integer `4`.
@@ -23,7 +25,9 @@
 //!   index with), a thread's coordinate ([`Layout::flat_coord`]) and a proof of injectivity
 //!   ([`Layout::is_injective`]).
 //! - `xla`: [`Layout::from_xla`], the CuTe layout with the offsets of an XLA layout, or why none exists.
-//! - `text`: parsing and printing; `error`: [`CuteError`].
+//! - `verdict`: answers judged against the definitions; `witness`: the counterexamples; `breach`: what C++
+//!   answers where it is wrong ([`CppLayout`], [`Breach`]).
+//! - `text`: parsing and printing; `error`: [`CuteError`]; `message`: its words.
 //!
 //! ```
 //! use tensor_layout_core::cute::{Layout, Tiler};
@@ -45,24 +49,31 @@
 //! (CuTe allows negative strides, this model does not); every size, cosize and intermediate product is checked
 //! and an overflow is [`CuteError::Overflow`]. A layout's size and cosize always fit in `usize`.
 //!
-//! ## Admissibility
+//! ## Admissibility, and where C++ is wrong
 //!
-//! - Composition `A ∘ B` (each mode `s:d` of `B` against `A` coalesced): *stride divisibility*, while `d` steps
-//!   over a mode of extent `e` of `A` (not the last), `d` and `e` divide one another; *shape divisibility*,
-//!   when the `s` elements still needed exceed the extent left in a mode (not the last), that extent divides
-//!   `s` (the weak left divisibility of CuTe's algebra; CuTe's C++ asserts the stricter two-way condition on
-//!   static shapes). Composing mode by mode distributes over `B`'s modes only without carries: the largest
-//!   indices all modes of `B` reach in one mode of `A` (not the last) must add up to less than its extent
-//!   (CuTe's documentation states distributivity for an injective `B`). Past `A`'s size, `A` continues along its
-//!   last mode; when that mode has extent 1 and coalescing drops its stride, composing with a `B` that reaches
-//!   there is ambiguous and refused.
-//! - Complement: sorted by stride, no mode starts inside the span of the modes before it (CuTe C++'s
-//!   "non-injective layout" assertion). Divides and products inherit these through their complement and
-//!   composition.
-//! - Left inverse: sorted by stride, each stride is a multiple of the span of the modes before it (so the
-//!   layout and its complement tile the codomain exactly), no stride-0 mode of extent above 1.
+//! Past its size a layout continues along its last mode (extent 1 or not), as CuTe evaluates `L(i)`; C++ keeps
+//! the strides of extent-1 modes in its results and prints them.
+//!
+//! - Composition `A ∘ B` (each mode `s:d` of `B` walked through `A` coalesced and continued): C++'s *stride
+//!   divisibility*, a step `d` at least the extent `e` of a mode of `A` (not the last) is a multiple of it; and
+//!   *shape divisibility*, where a step `d < e` takes `ceil(e / d)` elements of the mode and more are needed,
+//!   that number divides them. C++ rounds that step count up; its answer is right only when `d` divides `e` (or
+//!   the mode has stride 0 and the rounding has not yet drifted), and when the indices all modes of `B` reach in
+//!   one mode of `A` (not the last) add up to less than its extent (composing mode by mode distributes only
+//!   without carries). Otherwise C++'s answer is refused with the first index found where it differs.
+//! - Complement: sorted by stride, no mode starts inside the span of the modes before it (C++'s "non-injective
+//!   layout" assertion); and `cosize((A, R)) >= cotarget`, which a stride that is not a multiple of the span
+//!   before it can break. Divides and products inherit the assertion through their complement and composition.
+//! - Divides: C++ takes the complement of the tiler in the shape of `A` coalesced, rounding up mode by mode,
+//!   where the definition takes it in `size(A)`; an answer with more elements is refused.
+//! - Products: where `B` reaches past the complement's size, C++ continues the coalesced complement and the
+//!   definition continues its last mode; an answer where the two differ is refused.
+//! - Left inverse: sorted by stride, each nonzero stride is a multiple of the one before (C++'s assertion). A
+//!   layout that is not injective gets CuTe's quasi-inverse, `A(R(A(i))) == A(i)`; C++ breaks that where
+//!   overlapping modes carry into a gap, and those are refused.
 //! - `Swizzle<B,M,S>`: |S| >= B, and B + M + |S| below the bits of `usize`.
 
+mod breach;
 mod coalesce;
 mod complement;
 mod compose;
@@ -72,6 +83,7 @@ mod error;
 mod inverse;
 mod layout;
 mod limits;
+mod message;
 mod modes;
 mod product;
 mod swizzle;
@@ -80,9 +92,12 @@ mod text;
 mod tiled;
 mod tree;
 mod tuple;
+mod verdict;
+mod witness;
 mod xla;
 mod xla_reason;
 
+pub use breach::{Breach, CppLayout, CPP_TEXT};
 pub use error::{CuteError, Expected, Mode, Part};
 pub use layout::{Layout, Tiler};
 pub use limits::{Limit, MAX_DEPTH, MAX_LEAVES, MAX_TUPLES};

@@ -63,32 +63,64 @@ impl Modes {
         Layout::from_builder(b)
     }
 
-    /// Sorts by (stride, extent, original position), as Python sorts tuples of these.
-    pub(crate) const fn sorted_by_stride(mut self) -> (Modes, [usize; MAX_LEAVES]) {
+    /// The positions of the modes sorted by stride, as C++ CuTe sorts them (`detail::SortByKey`: an exchange
+    /// sort on the strides alone, which does not keep the order of equal strides).
+    pub(crate) const fn order_by_stride(&self) -> [usize; MAX_LEAVES] {
         let mut order = [0usize; MAX_LEAVES];
         let mut i = 0;
         while i < self.n {
             order[i] = i;
             i += 1;
         }
-        // Insertion sort: stable, and n is at most MAX_LEAVES.
-        i = 1;
+        i = 0;
         while i < self.n {
-            let mut j = i;
-            while j > 0
-                && (self.m[j][1] < self.m[j - 1][1]
-                    || (self.m[j][1] == self.m[j - 1][1] && self.m[j][0] < self.m[j - 1][0]))
-            {
-                let t = self.m[j];
-                self.m[j] = self.m[j - 1];
-                self.m[j - 1] = t;
-                let o = order[j];
-                order[j] = order[j - 1];
-                order[j - 1] = o;
-                j -= 1;
+            let mut j = i + 1;
+            while j < self.n {
+                if self.m[order[j]][1] < self.m[order[i]][1] {
+                    let t = order[i];
+                    order[i] = order[j];
+                    order[j] = t;
+                }
+                j += 1;
             }
             i += 1;
         }
-        (self, order)
+        order
+    }
+
+    /// The prefix products of the extents: the 1-D index at which each mode's coordinate steps (positions
+    /// past the last are not used). Below the size, so they fit when the size does.
+    pub(crate) const fn positions(&self) -> [usize; MAX_LEAVES] {
+        let mut p = [0usize; MAX_LEAVES];
+        let mut acc: usize = 1;
+        let mut i = 0;
+        while i < self.n {
+            p[i] = acc;
+            acc = acc.saturating_mul(self.m[i][0]);
+            i += 1;
+        }
+        p
+    }
+
+    /// The modes as a function of any index (CuTe's `L(i)`): colexicographic digits, the last mode unbounded, so
+    /// that past the size the layout continues along its last mode. `None` when the offset overflows.
+    pub(crate) const fn continued(&self, index: usize) -> Option<usize> {
+        let mut rest = index;
+        let mut off: usize = 0;
+        let mut i = 0;
+        while i < self.n {
+            let [s, d] = self.m[i];
+            let digit = if i + 1 == self.n { rest } else { rest % s };
+            rest /= s;
+            off = match digit.checked_mul(d) {
+                Some(v) => match off.checked_add(v) {
+                    Some(w) => w,
+                    None => return None,
+                },
+                None => return None,
+            };
+            i += 1;
+        }
+        Some(off)
     }
 }

@@ -1,9 +1,14 @@
 //! Products: reproducing a layout along another (CuTe's `logical_product`, `blocked_product`, `raked_product`).
 
-use super::compose::compose;
+use super::breach::Breach;
+use super::complement::complement_cpp;
+use super::compose::compose_cpp;
 use super::error::CuteError;
 use super::layout::{Layout, Tiler};
+use super::modes::Modes;
 use super::tree::Builder;
+use super::verdict::{unverified, Answer};
+use super::witness;
 
 impl Layout {
     /// The block `self` reproduced over `tiler`, mode by mode: with `R = max(rank(self), rank(B))` and both
@@ -23,7 +28,10 @@ impl Layout {
         if tiler.by_mode {
             return Err(CuteError::TilerNotLayout { operation: "blocked_product" });
         }
-        rank_product(self, &tiler.layout, false)
+        match rank_product(self, &tiler.layout, false) {
+            Ok(p) => p.finish(),
+            Err(e) => Err(e),
+        }
     }
 
     /// Like [`Layout::blocked_product`] with the two parts of each mode swapped, `(P[1][i], P[0][i])`: the
@@ -41,23 +49,51 @@ impl Layout {
         if tiler.by_mode {
             return Err(CuteError::TilerNotLayout { operation: "raked_product" });
         }
-        rank_product(self, &tiler.layout, true)
+        match rank_product(self, &tiler.layout, true) {
+            Ok(p) => p.finish(),
+            Err(e) => Err(e),
+        }
     }
 }
 
-/// `(a, complement(a, size(a) * cosize(b)) ∘ b)`.
-pub(crate) const fn product(a: &Layout, b: &Layout) -> Result<Layout, CuteError> {
+/// `(a, complement(a, size(a) * cosize(b)) ∘ b)`, as C++ computes it. Where `b` reaches past the complement's
+/// size, C++ continues the coalesced complement; the definition continues the complement along its last mode (the
+/// repetitions up to the cotarget), and C++'s answer is wrong where the two differ.
+pub(crate) const fn product(a: &Layout, b: &Layout) -> Result<Answer, CuteError> {
     let Some(cotarget) = a.size().checked_mul(b.cosize()) else {
         return Err(CuteError::Overflow);
     };
-    let c = match a.complement(cotarget) {
+    let c = match complement_cpp(a, &[cotarget]) {
         Ok(c) => c,
         Err(e) => return Err(e),
     };
-    match compose(&c, b) {
-        Ok(r) => Layout::tuple(&[*a, r]),
-        Err(e) => Err(e),
+    let composed = match compose_cpp(&c.layout, b) {
+        Ok(r) => r,
+        Err(e) => return Err(e),
+    };
+    let layout = match Layout::tuple(&[*a, composed.layout]) {
+        Ok(l) => l,
+        Err(e) => return Err(e),
+    };
+    // The largest index of the complement b reaches (strides are non-negative).
+    let reach = b.cosize() - 1;
+    let size = c.layout.size();
+    if reach >= size {
+        if let (Some(expected), Some(got)) = (c.modes.continued(reach), Modes::of(&c.layout).continued(reach)) {
+            if expected != got {
+                let breach = Breach::ProductContinuation { cotarget, size, reach, expected, got };
+                return Ok(Answer { layout, breach: Some((breach, None)) });
+            }
+        }
     }
+    let Some(flaw) = composed.flaw else {
+        return Ok(Answer::right(layout));
+    };
+    let breach = match witness::composition(&c.layout, b, &composed.layout) {
+        Some([index, expected, got]) => Breach::Product { cotarget, index, expected, got },
+        None => unverified(flaw),
+    };
+    Ok(Answer { layout, breach: Some((breach, None)) })
 }
 
 /// CuTe's `append<R>(layout)`: the layout as a tuple of rank `r`, padded with `1:0` modes.
@@ -78,7 +114,7 @@ const fn append(l: &Layout, r: usize) -> Result<Layout, CuteError> {
 }
 
 /// The blocked (`raked == false`) or raked product.
-const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, CuteError> {
+const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Answer, CuteError> {
     let r = if a.rank() > b.rank() { a.rank() } else { b.rank() };
     let (a2, b2) = match (append(a, r), append(b, r)) {
         (Ok(x), Ok(y)) => (x, y),
@@ -88,7 +124,7 @@ const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, Cut
         Ok(p) => p,
         Err(e) => return Err(e),
     };
-    let (Some(p0), Some(p1)) = (p.mode(0), p.mode(1)) else {
+    let (Some(p0), Some(p1)) = (p.layout.mode(0), p.layout.mode(1)) else {
         return Err(CuteError::Overflow);
     };
     let mut out = Builder::<2>::new();
@@ -104,5 +140,8 @@ const fn rank_product(a: &Layout, b: &Layout, raked: bool) -> Result<Layout, Cut
         i += 1;
     }
     out.close();
-    Layout::from_builder(out)
+    match Layout::from_builder(out) {
+        Ok(layout) => Ok(Answer { layout, breach: p.breach }),
+        Err(e) => Err(e),
+    }
 }

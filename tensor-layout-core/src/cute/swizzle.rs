@@ -53,6 +53,7 @@ impl Swizzle {
     /// assert_eq!(Swizzle::new(3, 4, 3)?.bits(), 3);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn bits(&self) -> u32 {
         self.bits
     }
@@ -64,6 +65,7 @@ impl Swizzle {
     /// assert_eq!(Swizzle::new(3, 4, 3)?.base(), 4);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn base(&self) -> u32 {
         self.base
     }
@@ -75,6 +77,7 @@ impl Swizzle {
     /// assert_eq!(Swizzle::new(2, 0, -3)?.shift(), -3);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn shift(&self) -> i32 {
         self.shift
     }
@@ -104,6 +107,7 @@ impl Swizzle {
     /// assert_eq!(Swizzle::new(3, 4, 3)?.size(), 1024);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn size(&self) -> usize {
         1 << (self.bits + self.base + self.shift.unsigned_abs())
     }
@@ -167,6 +171,7 @@ impl SwizzledLayout {
     /// assert_eq!(sw.compose(&Layout::parse("8:1")?).swizzle(), sw);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn swizzle(&self) -> Swizzle {
         self.swizzle
     }
@@ -178,6 +183,7 @@ impl SwizzledLayout {
     /// assert_eq!(Swizzle::new(2, 1, 2)?.compose(&Layout::parse("8:1")?).base(), 0);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn base(&self) -> usize {
         self.base
     }
@@ -190,6 +196,7 @@ impl SwizzledLayout {
     /// assert_eq!(*Swizzle::new(2, 1, 2)?.compose(&l).layout(), l);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn layout(&self) -> &Layout {
         &self.layout
     }
@@ -201,6 +208,7 @@ impl SwizzledLayout {
     /// assert_eq!(Swizzle::new(2, 1, 2)?.compose(&Layout::parse("(8,4):(4,1)")?).size(), 32);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn size(&self) -> usize {
         self.layout.size()
     }
@@ -214,6 +222,7 @@ impl SwizzledLayout {
     /// assert!(s.offset(4).is_err());
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn offset(&self, i: usize) -> Result<usize, CuteError> {
         match self.layout.offset(i) {
             Ok(o) => self.finish(o),
@@ -229,6 +238,7 @@ impl SwizzledLayout {
     /// assert_eq!(s.crd2idx(&IntTuple::parse("(0,1)")?)?, 1);
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn crd2idx(&self, coord: &IntTuple) -> Result<usize, CuteError> {
         match self.layout.crd2idx(coord) {
             Ok(o) => self.finish(o),

@@ -3,7 +3,7 @@
 
 use super::error::{CuteError, Expected, Part};
 use super::layout::{Layout, Tiler};
-use super::tree::{Builder, Tree, CLOSE, LEAF, OPEN};
+use super::tree::{write_tree, Builder};
 use super::tuple::IntTuple;
 use crate::print::TextBuf;
 use core::fmt;
@@ -116,7 +116,7 @@ const fn read_layout(text: &[u8], pos: usize) -> Result<(Layout, usize), CuteErr
     };
     let (shape, stride) = match (shape.finish(), stride.finish()) {
         (Ok(s), Ok(d)) => (IntTuple(s), IntTuple(d)),
-        (Err(e), _) | (_, Err(e)) => return Err(e),
+        (Err(what), _) | (_, Err(what)) => return Err(CuteError::Capacity { what }),
     };
     match Layout::from_shape_stride(&shape, &stride) {
         Ok(l) => Ok((l, end)),
@@ -144,7 +144,7 @@ pub(crate) const fn parse_tuple(text: &[u8], part: Part) -> Result<IntTuple, Cut
     }
     match b.finish() {
         Ok(t) => Ok(IntTuple(t)),
-        Err(e) => Err(e),
+        Err(what) => Err(CuteError::Capacity { what }),
     }
 }
 
@@ -301,43 +301,6 @@ impl Tiler {
             i += 1;
         }
         b.push_str(">");
-    }
-}
-
-/// Writes component `k` of tokens `t0..t1` of a tree.
-const fn write_tree<const N: usize, const V: usize>(
-    b: &mut TextBuf<N>,
-    tree: &Tree<V>,
-    k: usize,
-    t0: usize,
-    t1: usize,
-) {
-    // Leaves before t0.
-    let mut l = 0;
-    let mut t = 0;
-    while t < t0 {
-        if tree.token(t) == LEAF {
-            l += 1;
-        }
-        t += 1;
-    }
-    let mut prev = 0u8;
-    t = t0;
-    while t < t1 {
-        let tok = tree.token(t);
-        if (tok == OPEN || tok == LEAF) && (prev == LEAF || prev == CLOSE) {
-            b.push_str(",");
-        }
-        match tok {
-            OPEN => b.push_str("("),
-            CLOSE => b.push_str(")"),
-            _ => {
-                b.push_u64(tree.leaves()[l][k] as u64);
-                l += 1;
-            }
-        }
-        prev = tok;
-        t += 1;
     }
 }
 

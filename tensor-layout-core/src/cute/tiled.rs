@@ -2,12 +2,12 @@
 //! they apply to the whole layout; with a by-mode tiler `<B0,B1,..>` mode `i` of the layout is combined with `Bi`
 //! and modes past the tiler's rank are kept (CuTe's `transform_layout` over the tiler).
 
-use super::compose::compose;
 use super::divide::divide;
 use super::error::CuteError;
 use super::layout::{Layout, Tiler};
 use super::product::product;
 use super::tree::Builder;
+use super::verdict::{compose, Answer};
 
 /// The operation applied to a layout and a tiler's layout.
 #[derive(Clone, Copy)]
@@ -18,7 +18,7 @@ pub(crate) enum Op {
 }
 
 impl Op {
-    const fn apply(self, a: &Layout, b: &Layout) -> Result<Layout, CuteError> {
+    const fn apply(self, a: &Layout, b: &Layout) -> Result<Answer, CuteError> {
         match self {
             Op::Composition => compose(a, b),
             Op::LogicalDivide => divide(a, b),
@@ -27,39 +27,58 @@ impl Op {
     }
 }
 
-/// `op(a, tiler)`: whole for a layout, mode by mode for a by-mode tiler.
+/// `op(a, tiler)`: whole for a layout, mode by mode for a by-mode tiler. Modes of `a` past the tiler's rank are
+/// kept, except by composition, which drops them (as C++ CuTe does: the result has the tiler's rank).
 pub(crate) const fn by_mode(a: &Layout, tiler: &Tiler, op: Op) -> Result<Layout, CuteError> {
     if !tiler.by_mode {
-        return op.apply(a, &tiler.layout);
+        return match op.apply(a, &tiler.layout) {
+            Ok(r) => r.finish(),
+            Err(e) => Err(e),
+        };
     }
     let (t, r) = (tiler.rank(), a.rank());
     if t > r {
         return Err(CuteError::TilerRank { tiler: t, rank: r });
     }
     let mut b = Builder::<2>::new();
+    let mut breach = None;
     b.open();
     let mut i = 0;
     while let Some(m) = a.mode(i) {
         match tiler.mode(i) {
             Some(bi) => match op.apply(&m, &bi) {
-                Ok(r) => b.push_tree(&r.0),
+                Ok(r) => {
+                    b.push_tree(&r.layout.0);
+                    if breach.is_none() {
+                        if let Some((x, _)) = r.breach {
+                            breach = Some((x, Some(i as u8)));
+                        }
+                    }
+                }
                 Err(e) => return Err(e),
             },
+            None if matches!(op, Op::Composition) => {}
             None => b.push_tree(&m.0),
         }
         i += 1;
     }
     b.close();
-    Layout::from_builder(b)
+    match Layout::from_builder(b) {
+        Ok(layout) => Answer { layout, breach }.finish(),
+        Err(e) => Err(e),
+    }
 }
 
 impl Layout {
-    /// `self ∘ tiler`. With a layout `B`: the result has `B`'s shape and `R(c) == self(B(c))` for every
-    /// coordinate `c` of `B` (CuTe's post-conditions: `compatible(B, R)`, and the function equality). With a
-    /// by-mode tiler `<B0,B1,..>`: mode `i` of the result is mode `i` of `self` composed with `Bi`, and modes
-    /// past the tiler's rank are kept.
+    /// `self ∘ tiler`, as C++ CuTe computes it. With a layout `B`: the result has `B`'s shape and
+    /// `R(c) == self(B(c))` for every coordinate `c` of `B` (CuTe's post-conditions: `compatible(B, R)`, and the
+    /// function equality; `self` continues past its size along its last mode). With a by-mode tiler
+    /// `<B0,B1,..>`: mode `i` of the result is mode `i` of `self` composed with `Bi`, and modes past the tiler's
+    /// rank are dropped (as in C++; pycute keeps them).
     ///
-    /// Errors when a mode of `B` is not admissible (see [the module documentation](crate::cute)).
+    /// Errors where C++ CuTe's `static_assert`s refuse (stride and shape divisibility), and where C++'s answer
+    /// breaks the definition ([`CuteError::CppWrong`](crate::cute::CuteError::CppWrong), with C++'s answer and a
+    /// counterexample); see [the module documentation](crate::cute).
     ///
     /// ```
     /// use tensor_layout_core::cute::{Layout, Tiler};
@@ -68,8 +87,13 @@ impl Layout {
     /// assert_eq!(a.composition(&Tiler::parse("(4,3):(3,1)")?)?.to_string(), "((2,2),3):((24,2),8)");
     /// let a = Layout::parse("(12,(4,8)):(59,(13,1))")?;
     /// assert_eq!(a.composition(&Tiler::parse("<3:4,8:2>")?)?.to_string(), "(3,(2,4)):(236,(26,1))");
-    /// // Stride divisibility: 3 steps through a mode of extent 4.
-    /// assert!(Layout::parse("(4,5):(1,8)")?.composition(&Tiler::parse("2:3")?).is_err());
+    /// // Stride divisibility (C++'s static_assert): 6 steps over a mode of extent 4, and is not a multiple of it.
+    /// assert!(Layout::parse("(4,5):(1,8)")?.composition(&Tiler::parse("2:6")?).is_err());
+    /// // Right in C++ and here: 0 and 3 are inside the mode of extent 4.
+    /// assert_eq!(Layout::parse("(4,5):(1,8)")?.composition(&Tiler::parse("2:3")?)?.to_string(), "2:3");
+    /// // Wrong in C++, refused: mode 4:1 of B carries out of A's first mode, where C++ assumes it does not.
+    /// let e = Layout::parse("(6,2):(0,6)")?.composition(&Tiler::parse("(2,4):(4,1)")?).unwrap_err();
+    /// assert_eq!(e.to_string(), "C++ CuTe returns `(2,4):(0,0)` here, which breaks R(i) = A(B(i)): A(B(5)) = 6 but R(5) = 0");
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
     pub const fn composition(&self, tiler: &Tiler) -> Result<Layout, CuteError> {

@@ -3,8 +3,8 @@
 //! plus the leaf values in order, in fixed arrays. Unused entries are always zero, so derived equality is
 //! structural equality.
 
-use super::error::CuteError;
 use super::limits::{Limit, MAX_DEPTH, MAX_LEAVES, MAX_TUPLES};
+use crate::print::TextBuf;
 
 /// Tokens: at most one per integer plus two per tuple.
 pub(crate) const MAX_TOKENS: usize = MAX_LEAVES + 2 * MAX_TUPLES;
@@ -33,6 +33,7 @@ pub(crate) struct Span {
 
 impl<const V: usize> Tree<V> {
     /// A single leaf.
+    #[inline]
     pub(crate) const fn leaf(v: [usize; V]) -> Tree<V> {
         let mut t = Tree { ntok: 1, nleaf: 1, tok: [0; MAX_TOKENS], leaf: [[0; V]; MAX_LEAVES] };
         t.tok[0] = LEAF;
@@ -41,26 +42,31 @@ impl<const V: usize> Tree<V> {
     }
 
     /// The whole tree as a span.
+    #[inline]
     pub(crate) const fn all(&self) -> Span {
         Span { t0: 0, t1: self.ntok as usize, l0: 0, l1: self.nleaf as usize }
     }
 
     /// The leaf values, in order (colexicographic order of a layout's modes).
+    #[inline]
     pub(crate) const fn leaves(&self) -> &[[usize; V]] {
         self.leaf.split_at(self.nleaf as usize).0
     }
 
     /// The token at `t`.
+    #[inline]
     pub(crate) const fn token(&self, t: usize) -> u8 {
         self.tok[t]
     }
 
     /// Whether the span is a single integer (not a tuple).
+    #[inline]
     pub(crate) const fn is_leaf(&self, s: Span) -> bool {
         self.tok[s.t0] == LEAF
     }
 
     /// The number of modes of the span: 1 for an integer, the number of children of a tuple.
+    #[inline]
     pub(crate) const fn rank(&self, s: Span) -> usize {
         if self.is_leaf(s) {
             return 1;
@@ -89,6 +95,7 @@ impl<const V: usize> Tree<V> {
     }
 
     /// The nesting depth of the span: 0 for an integer, 1 for a flat tuple.
+    #[inline]
     pub(crate) const fn depth(&self, s: Span) -> usize {
         let mut depth = 0;
         let mut max = 0;
@@ -111,6 +118,7 @@ impl<const V: usize> Tree<V> {
 
     /// Mode `i` of the span: the span itself for an integer and `i == 0`, child `i` of a tuple; `None` past
     /// the rank.
+    #[inline]
     pub(crate) const fn mode(&self, s: Span, i: usize) -> Option<Span> {
         if self.is_leaf(s) {
             return if i == 0 { Some(s) } else { None };
@@ -131,7 +139,8 @@ impl<const V: usize> Tree<V> {
     }
 
     /// From the token `t` that starts a child, the token just past it and its number of leaves.
-    const fn skip(&self, t: usize) -> (usize, usize) {
+    #[inline]
+    pub(crate) const fn skip(&self, t: usize) -> (usize, usize) {
         if self.tok[t] == LEAF {
             return (t + 1, 1);
         }
@@ -152,6 +161,7 @@ impl<const V: usize> Tree<V> {
     }
 
     /// The same tree with leaf `i` replaced.
+    #[inline]
     pub(crate) const fn with_leaf(mut self, i: usize, v: [usize; V]) -> Tree<V> {
         if i < self.nleaf as usize {
             self.leaf[i] = v;
@@ -160,6 +170,7 @@ impl<const V: usize> Tree<V> {
     }
 
     /// The same nesting with one integer per leaf: component `k` of each leaf.
+    #[inline]
     pub(crate) const fn project(&self, k: usize) -> Tree<1> {
         let mut t = Tree { ntok: self.ntok, nleaf: self.nleaf, tok: self.tok, leaf: [[0; 1]; MAX_LEAVES] };
         let mut i = 0;
@@ -179,6 +190,43 @@ impl<const V: usize> Tree<V> {
             Ok(t) => t,
             Err(_) => Tree::leaf([0; V]),
         }
+    }
+}
+
+/// Writes component `k` of tokens `t0..t1` of a tree.
+pub(crate) const fn write_tree<const N: usize, const V: usize>(
+    b: &mut TextBuf<N>,
+    tree: &Tree<V>,
+    k: usize,
+    t0: usize,
+    t1: usize,
+) {
+    // Leaves before t0.
+    let mut l = 0;
+    let mut t = 0;
+    while t < t0 {
+        if tree.token(t) == LEAF {
+            l += 1;
+        }
+        t += 1;
+    }
+    let mut prev = 0u8;
+    t = t0;
+    while t < t1 {
+        let tok = tree.token(t);
+        if (tok == OPEN || tok == LEAF) && (prev == LEAF || prev == CLOSE) {
+            b.push_str(",");
+        }
+        match tok {
+            OPEN => b.push_str("("),
+            CLOSE => b.push_str(")"),
+            _ => {
+                b.push_u64(tree.leaves()[l][k] as u64);
+                l += 1;
+            }
+        }
+        prev = tok;
+        t += 1;
     }
 }
 
@@ -279,11 +327,11 @@ impl<const V: usize> Builder<V> {
         self.error
     }
 
-    /// The finished tree: errors when a capacity was exceeded; an empty builder gives the leaf `[0; V]`
+    /// The finished tree: errors with the capacity exceeded, if any; an empty builder gives the leaf `[0; V]`
     /// (callers never finish empty builders).
-    pub(crate) const fn finish(self) -> Result<Tree<V>, CuteError> {
+    pub(crate) const fn finish(self) -> Result<Tree<V>, Limit> {
         if let Some(what) = self.error {
-            return Err(CuteError::Capacity { what });
+            return Err(what);
         }
         if self.tree.ntok == 0 {
             return Ok(Tree::leaf([0; V]));
@@ -306,6 +354,7 @@ macro_rules! structure {
             #[doc = concat!("assert!(!", stringify!($t), "::parse(\"", $wrapped, "\")?.is_int());")]
             /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
             /// ```
+            #[inline]
             pub const fn is_int(&self) -> bool {
                 self.0.is_leaf(self.0.all())
             }
@@ -318,6 +367,7 @@ macro_rules! structure {
             #[doc = concat!("assert_eq!(", stringify!($t), "::parse(\"", $wrapped, "\")?.rank(), 1);")]
             /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
             /// ```
+            #[inline]
             pub const fn rank(&self) -> usize {
                 self.0.rank(self.0.all())
             }
@@ -330,6 +380,7 @@ macro_rules! structure {
             #[doc = concat!("assert_eq!(", stringify!($t), "::parse(\"", $one, "\")?.depth(), 0);")]
             /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
             /// ```
+            #[inline]
             pub const fn depth(&self) -> usize {
                 self.0.depth(self.0.all())
             }
@@ -357,6 +408,7 @@ macro_rules! structure {
             #[doc = concat!("assert_eq!(", stringify!($t), "::parse(\"", $nested, "\")?.leaf_count(), 3);")]
             /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
             /// ```
+            #[inline]
             pub const fn leaf_count(&self) -> usize {
                 self.0.leaves().len()
             }

@@ -25,6 +25,7 @@ impl IntTuple {
     /// use tensor_layout_core::cute::IntTuple;
     /// assert_eq!(IntTuple::int(5).to_string(), "5");
     /// ```
+    #[inline]
     pub const fn int(v: usize) -> IntTuple {
         IntTuple(Tree::leaf([v]))
     }
@@ -51,7 +52,7 @@ impl IntTuple {
         b.close();
         match b.finish() {
             Ok(t) => Ok(IntTuple(t)),
-            Err(e) => Err(e),
+            Err(what) => Err(CuteError::Capacity { what }),
         }
     }
 
@@ -62,6 +63,7 @@ impl IntTuple {
     /// assert_eq!(IntTuple::parse("((2,5),3)")?.leaf(1), Some(5));
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn leaf(&self, i: usize) -> Option<usize> {
         let l = self.0.leaves();
         if i < l.len() {
@@ -78,6 +80,7 @@ impl IntTuple {
     /// assert_eq!(IntTuple::parse("((2,2),3)")?.product(), Some(12));
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn product(&self) -> Option<usize> {
         let l = self.0.leaves();
         let mut p: usize = 1;
@@ -101,6 +104,7 @@ impl IntTuple {
     /// assert!(!a.congruent(&IntTuple::parse("(4,3)")?));
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
+    #[inline]
     pub const fn congruent(&self, other: &IntTuple) -> bool {
         let (a, b) = (self.0.all(), other.0.all());
         if a.t1 != b.t1 {
