@@ -360,11 +360,12 @@ impl Layout {
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
     pub const fn overlap(&self) -> Option<(Mode, usize)> {
-        let (sorted, _) = Modes::of(self).sorted_by_stride();
+        let modes = Modes::of(self);
+        let order = modes.order_by_stride();
         let mut span = 1usize;
         let mut i = 0;
-        while i < sorted.n {
-            let [s, d] = sorted.m[i];
+        while i < modes.n {
+            let [s, d] = modes.m[order[i]];
             if s > 1 {
                 if d < span {
                     return Some((Mode { extent: s, stride: d }, span));
