@@ -4,6 +4,7 @@
 
 use crate::dtype::ElementType;
 use crate::layout::Layout;
+use crate::list::prefix;
 
 pub use crate::dim::{Dim, MAX_RANK};
 
@@ -62,7 +63,7 @@ impl ParsedArray {
     /// ```
     #[inline]
     pub const fn dims(&self) -> &[Dim] {
-        self.dims.split_at(self.rank as usize).0
+        prefix(&self.dims, self.rank as usize)
     }
 
     /// The layout (the default, major-to-minor, when none was written).

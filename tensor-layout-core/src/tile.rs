@@ -3,6 +3,7 @@
 
 use crate::dim::MAX_RANK;
 use crate::dtype::ElementType;
+use crate::list::prefix;
 
 /// The most tile levels one layout may have (`T(..)(..)...`).
 ///
@@ -114,7 +115,7 @@ impl Tile {
     /// assert_eq!(s.layout().tiles()[0].dims(), &[TileDim::Size(2), TileDim::Size(2)]);
     /// ```
     pub const fn dims(&self) -> &[TileDim] {
-        self.dims.split_at(self.len as usize).0
+        prefix(&self.dims, self.len as usize)
     }
 
     /// The number of slots one tile of this level spans: the product of its sizes, `*` entries left out (they
@@ -211,7 +212,7 @@ impl Tiles {
     /// assert!(Tiles::NONE.as_slice().is_empty());
     /// ```
     pub const fn as_slice(&self) -> &[Tile] {
-        self.tiles.split_at(self.count as usize).0
+        prefix(&self.tiles, self.count as usize)
     }
 
     /// Whether there is no tile.
@@ -268,7 +269,7 @@ impl PhysicalShape {
     /// assert_eq!(s.physical_shape().unwrap().as_slice(), &[1, 256]);
     /// ```
     pub const fn as_slice(&self) -> &[u64] {
-        self.dims.split_at(self.len as usize).0
+        prefix(&self.dims, self.len as usize)
     }
 
     /// The product of the sizes, checked.

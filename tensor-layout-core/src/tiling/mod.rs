@@ -2,6 +2,7 @@
 //! reordering and each tiling step (`*` combination, repeated tiles, tiles longer than the shape, partial tiles).
 //! Every offset, size, plan and grid is computed from this walk; [`IndexError`] is the error of all of them.
 
+use crate::list::prefix;
 use crate::shape::ArrayShape;
 use crate::tile::{PhysicalShape, Tile, TileDim, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
 
@@ -111,6 +112,7 @@ pub(crate) mod chain {
     }
 
     /// The operation and tile entry of level `level`.
+    #[cfg(feature = "algebra")]
     pub(crate) const fn step(c: u64, level: usize) -> (u64, usize) {
         let bits = c >> (6 + 6 * level);
         (bits & 3, ((bits >> 2) & 15) as usize)
@@ -280,7 +282,7 @@ pub(crate) const fn walk_levels(s: &ArrayShape, index: &[usize], levels: usize) 
         Err(e) => return Err(e),
     };
     let tiles = s.layout().tiles();
-    let tiles = tiles.split_at(if levels < tiles.len() { levels } else { tiles.len() }).0;
+    let tiles = prefix(tiles, levels);
     let mut level = 0;
     while level < tiles.len() {
         if let Err(e) = apply_tile(&mut w, &tiles[level], level) {
@@ -292,6 +294,7 @@ pub(crate) const fn walk_levels(s: &ArrayShape, index: &[usize], levels: usize) 
 }
 
 /// Row-major linear index of `index` in `shape`, checked.
+#[cfg(feature = "algebra")]
 pub(crate) const fn row_major(shape: &PhysicalShape, index: &[u64; MAX_PHYSICAL_RANK]) -> Result<u64, IndexError> {
     let mut off: u64 = 0;
     let mut i = 0;
@@ -309,6 +312,7 @@ pub(crate) const fn row_major(shape: &PhysicalShape, index: &[u64; MAX_PHYSICAL_
 }
 
 /// Checks that `index` has the shape's rank and lies within the logical dimensions.
+#[cfg(feature = "algebra")]
 pub(crate) const fn check_index(s: &ArrayShape, index: &[usize]) -> Result<(), IndexError> {
     if index.len() != s.rank() {
         return Err(IndexError::WrongRank { expected: s.rank(), found: index.len() });
