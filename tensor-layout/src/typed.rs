@@ -220,7 +220,10 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     /// assert_eq!(<layout!(f32[5,8,10,4])>::RANK, 4);
     /// assert_eq!(<layout!(f32[])>::RANK, 0);
     /// ```
-    pub const RANK: usize = S::SHAPE.rank();
+    pub const RANK: usize = {
+        let shape = S::SHAPE;
+        shape.rank()
+    };
 
     const DIMS_ARRAY: ([usize; MAX_RANK], usize) = {
         let mut dims = [0usize; MAX_RANK];
