@@ -283,10 +283,13 @@ impl PhysicalShape {
         let mut n: u128 = 1;
         let mut i = 0;
         while i < self.len as usize {
-            match n.checked_mul(self.dims[i] as u128) {
-                Some(v) => n = v,
-                None => return None,
+            // Checked by division rather than `checked_mul`: every static layout type runs this in rustc's const
+            // evaluator, where a call costs as much as a dozen operations.
+            let d = self.dims[i] as u128;
+            if d != 0 && n > u128::MAX / d {
+                return None;
             }
+            n *= d;
             i += 1;
         }
         Some(n)
