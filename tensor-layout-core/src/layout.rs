@@ -3,6 +3,7 @@
 
 use crate::dim::MAX_RANK;
 use crate::dtype::{bytes_eq, ElementType};
+use crate::list::prefix;
 use crate::tile::{Tile, Tiles, MAX_TILES, MAX_TILE_RANK};
 
 /// The most split configurations `SC(..)(..)` one layout may carry.
@@ -145,7 +146,7 @@ impl<const R: usize> Padding<R> {
     /// assert_eq!(s.layout().padding().unwrap().dims(), &[15, 21]);
     /// ```
     pub const fn dims(&self) -> &[u64] {
-        self.dims.split_at(self.len as usize).0
+        prefix(&self.dims, self.len as usize)
     }
 
     /// What the padding holds.
@@ -196,7 +197,7 @@ impl SplitConfig {
     /// assert_eq!(p.layout().split_configs()[0].indices(), &[30, 60]);
     /// ```
     pub const fn indices(&self) -> &[i64] {
-        self.indices.split_at(self.len as usize).0
+        prefix(&self.indices, self.len as usize)
     }
 }
 
@@ -317,7 +318,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T
     /// ```
     #[inline]
     pub const fn minor_to_major(&self) -> &[i64] {
-        self.minor_to_major.split_at(self.m2m_len as usize).0
+        prefix(&self.minor_to_major, self.m2m_len as usize)
     }
 
     /// The tiles `T(..)(..)`, outermost level first.
@@ -402,7 +403,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T
     /// assert_eq!(s.layout().split_configs().len(), 1);
     /// ```
     pub const fn split_configs(&self) -> &[SplitConfig] {
-        self.splits.split_at(self.split_count as usize).0
+        prefix(&self.splits, self.split_count as usize)
     }
 
     /// Whether a `P(..)` physical shape was written (never valid on a dense array).

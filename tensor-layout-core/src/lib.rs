@@ -49,6 +49,12 @@
 //!   request lines `tlayout broadcast` reads.
 //! - [`error`]: every error type, gathered.
 //!
+//! ## Features
+//!
+//! `algebra` (on by default) brings every rule past the text, the model, validation and sizes: [`index`],
+//! [`plan`], [`flat`], [`digits`], [`grid`], [`intile`], [`bind`], [`pack`], [`accounting`], [`broadcast`] and
+//! [`cute`]. The `layout!` macro builds this crate without it. `alloc` and `std` only forward to dependents.
+//!
 //! ## Integers
 //!
 //! One rule at the boundary: **`usize` for everything that addresses memory or counts**: indices passed in,
@@ -96,26 +102,38 @@ pub mod capacity;
 mod dim;
 pub mod dtype;
 pub mod layout;
+mod list;
 mod message;
 pub mod shape;
 pub mod tile;
 
 // The rules.
+#[cfg(feature = "algebra")]
 pub mod accounting;
+#[cfg(feature = "algebra")]
 pub mod bind;
+#[cfg(feature = "algebra")]
 pub mod cute;
+#[cfg(feature = "algebra")]
 pub mod digits;
+#[cfg(feature = "algebra")]
 pub mod flat;
+#[cfg(feature = "algebra")]
 pub mod grid;
+#[cfg(feature = "algebra")]
 pub mod index;
+#[cfg(feature = "algebra")]
 pub mod intile;
+#[cfg(feature = "algebra")]
 pub mod pack;
+#[cfg(feature = "algebra")]
 pub mod plan;
 pub mod size;
 pub mod tiling;
 pub mod validate;
 
 // The text.
+#[cfg(feature = "algebra")]
 pub mod broadcast;
 pub mod error;
 pub mod parse;
@@ -124,10 +142,13 @@ pub mod print;
 
 pub use dtype::ElementType;
 pub use error::{Error, IndexError, ParseError, ValidationError};
+#[cfg(feature = "algebra")]
 pub use grid::TileGrid;
+#[cfg(feature = "algebra")]
 pub use index::{Index, Slot, Strides};
 pub use layout::MAX_SPLITS;
 pub use layout::{Layout, MemorySpace, Padding, PaddingValue, SplitConfig};
+#[cfg(feature = "algebra")]
 pub use plan::OffsetPlan;
 pub use shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
 pub use tile::{PhysicalShape, Tile, TileDim, TileDims, Tiles, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};

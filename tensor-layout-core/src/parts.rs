@@ -24,6 +24,7 @@ use core::fmt;
 use crate::dtype::ElementType;
 use crate::error::ValidationError;
 use crate::layout::{Layout, Padding, PaddingValue};
+use crate::list::prefix;
 use crate::shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
 use crate::tile::{Tile, TileDim, MAX_TILES, MAX_TILE_RANK};
 
@@ -139,18 +140,18 @@ impl fmt::Display for PartsError {
 impl core::error::Error for PartsError {}
 
 /// The number of entries of `list` before its first [`ABSENT`].
-const fn len_i64(list: &[i64]) -> usize {
+const fn len_i64<const N: usize>(list: &[i64; N]) -> usize {
     let mut n = 0;
-    while n < list.len() && list[n] != ABSENT {
+    while n < N && list[n] != ABSENT {
         n += 1;
     }
     n
 }
 
 /// The number of entries of `list` before its first [`NO_DIM`].
-const fn len_dims(list: &[u8]) -> usize {
+const fn len_dims<const N: usize>(list: &[u8; N]) -> usize {
     let mut n = 0;
-    while n < list.len() && list[n] != NO_DIM {
+    while n < N && list[n] != NO_DIM {
         n += 1;
     }
     n
@@ -390,7 +391,7 @@ impl Parts {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub const fn dims(&self) -> &[i64] {
-        self.dims.split_at(len_i64(&self.dims)).0
+        prefix(&self.dims, len_i64(&self.dims))
     }
 
     /// The dynamic dimensions.
@@ -401,7 +402,7 @@ impl Parts {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub const fn dynamic(&self) -> &[u8] {
-        self.dynamic.split_at(len_dims(&self.dynamic)).0
+        prefix(&self.dynamic, len_dims(&self.dynamic))
     }
 
     /// `minor_to_major`, empty for the default order.
@@ -413,7 +414,7 @@ impl Parts {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub const fn minor_to_major(&self) -> &[u8] {
-        self.minor_to_major.split_at(len_dims(&self.minor_to_major)).0
+        prefix(&self.minor_to_major, len_dims(&self.minor_to_major))
     }
 
     /// The entries of tile level `level` (empty past the last level).
@@ -429,7 +430,7 @@ impl Parts {
             return &[];
         }
         let t = &self.tiles[level];
-        t.split_at(len_i64(t)).0
+        prefix(t, len_i64(t))
     }
 
     /// The padded sizes of `pad(..)` (empty without one).
@@ -440,6 +441,6 @@ impl Parts {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub const fn padding_dims(&self) -> &[i64] {
-        self.padding_dims.split_at(len_i64(&self.padding_dims)).0
+        prefix(&self.padding_dims, len_i64(&self.padding_dims))
     }
 }

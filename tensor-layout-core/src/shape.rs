@@ -7,6 +7,7 @@
 
 use crate::dtype::ElementType;
 use crate::layout::{Layout, MAX_SPLITS};
+use crate::list::prefix;
 use crate::tile::{MAX_TILES, MAX_TILE_RANK};
 
 pub use crate::dim::{Dim, MAX_RANK};
@@ -73,7 +74,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ParsedArray
     /// ```
     #[inline]
     pub const fn dims(&self) -> &[Dim] {
-        self.dims.split_at(self.rank as usize).0
+        prefix(&self.dims, self.rank as usize)
     }
 
     /// The layout (the default, major-to-minor, when none was written).

@@ -3,6 +3,7 @@
 
 use crate::dim::MAX_RANK;
 use crate::dtype::ElementType;
+use crate::list::prefix;
 use core::fmt;
 
 /// The most tile levels one layout may have (`T(..)(..)...`).
@@ -401,7 +402,7 @@ impl<const T: usize, const E: usize> Tiles<T, E> {
     /// assert!(Tiles::NONE.as_slice().is_empty());
     /// ```
     pub const fn as_slice(&self) -> &[Tile<E>] {
-        self.tiles.split_at(self.count as usize).0
+        prefix(&self.tiles, self.count as usize)
     }
 
     /// Whether there is no tile.
@@ -458,7 +459,7 @@ impl PhysicalShape {
     /// assert_eq!(s.physical_shape().unwrap().as_slice(), &[1, 256]);
     /// ```
     pub const fn as_slice(&self) -> &[u64] {
-        self.dims.split_at(self.len as usize).0
+        prefix(&self.dims, self.len as usize)
     }
 
     /// The product of the sizes, checked.
@@ -472,10 +473,13 @@ impl PhysicalShape {
         let mut n: u128 = 1;
         let mut i = 0;
         while i < self.len as usize {
-            match n.checked_mul(self.dims[i] as u128) {
-                Some(v) => n = v,
-                None => return None,
+            // Checked by division rather than `checked_mul`: every static layout type runs this in rustc's const
+            // evaluator, where a call costs as much as a dozen operations.
+            let d = self.dims[i] as u128;
+            if d != 0 && n > u128::MAX / d {
+                return None;
             }
+            n *= d;
             i += 1;
         }
         Some(n)

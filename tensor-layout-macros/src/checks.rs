@@ -6,8 +6,9 @@
 //! The input is split on tokens only (no syn): a type is every token up to the trailing index group or the
 //! operator at angle-bracket depth 0.
 
-use proc_macro2::{Delimiter, Group, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
-use quote::{quote, quote_spanned};
+use proc_macro::{Delimiter, Literal, Punct, Spacing, Span, TokenStream, TokenTree};
+
+use crate::tokens::{self, Tokens};
 
 /// A macro's error: where, and what.
 pub type Error = (Span, String);
@@ -58,11 +59,35 @@ pub fn offset(input: TokenStream) -> Result<TokenStream, Error> {
     let usage = "offset!(Layout[i, j, ..])";
     let (krate, tokens) = split_krate(input, usage)?;
     let (ty, entries, span) = type_and_index(&tokens, usage)?;
-    let n = Literal::usize_unsuffixed(entries.len());
-    Ok(quote_spanned!(span=> {
-        const OFFSET: usize = #krate::__private::offset::<#ty, #n>([#(#entries),*]);
-        OFFSET
-    }))
+    // `{ const OFFSET: usize = krate::__private::offset::<ty, n>([i, j, ..]); OFFSET }`
+    let mut t = Tokens::new(span);
+    t.group(Delimiter::Brace, |t| {
+        t.ident("const").ident("OFFSET").op(":").ident("usize").op("=");
+        t.path(&krate, &["__private", "offset"]).op("::<").tokens(&ty).op(",");
+        t.tokens(&rank(&entries)).op(">");
+        index_argument(t, &entries);
+        t.op(";").ident("OFFSET");
+    });
+    Ok(t.finish())
+}
+
+/// The number of index entries, as a const argument.
+fn rank(entries: &[TokenStream]) -> TokenStream {
+    TokenTree::from(Literal::usize_unsuffixed(entries.len())).into()
+}
+
+/// `([i, j, ..])`: the index as the argument of a call.
+fn index_argument(t: &mut Tokens, entries: &[TokenStream]) {
+    t.group(Delimiter::Parenthesis, |t| {
+        t.group(Delimiter::Bracket, |t| {
+            for (i, e) in entries.iter().enumerate() {
+                if i > 0 {
+                    t.op(",");
+                }
+                t.tokens(e);
+            }
+        });
+    });
 }
 
 /// `at!(L[i, j])`: a `Position` of a constant index, a compile error when it is out of bounds.
@@ -70,11 +95,16 @@ pub fn at(input: TokenStream) -> Result<TokenStream, Error> {
     let usage = "at!(Layout[i, j, ..])";
     let (krate, tokens) = split_krate(input, usage)?;
     let (ty, entries, span) = type_and_index(&tokens, usage)?;
-    let n = Literal::usize_unsuffixed(entries.len());
-    Ok(quote_spanned!(span=> {
-        const POSITION: #krate::view::Position<#ty> = #krate::view::Position::<#ty>::new::<#n>([#(#entries),*]);
-        POSITION
-    }))
+    // `{ const POSITION: krate::view::Position<ty> = krate::view::Position::<ty>::new::<n>([i, j, ..]); POSITION }`
+    let mut t = Tokens::new(span);
+    t.group(Delimiter::Brace, |t| {
+        t.ident("const").ident("POSITION").op(":").path(&krate, &["view", "Position"]).op("<").tokens(&ty).op(">");
+        t.op("=").path(&krate, &["view", "Position"]).op("::<").tokens(&ty).op(">::").ident("new").op("::<");
+        t.tokens(&rank(&entries)).op(">");
+        index_argument(t, &entries);
+        t.op(";").ident("POSITION");
+    });
+    Ok(t.finish())
 }
 
 /// The three forms of `broadcast!`.
@@ -200,56 +230,88 @@ fn list_option(tokens: &[TokenTree]) -> Result<(String, Vec<TokenStream>), Error
     }
 }
 
-/// The `Dims<..>` type of a list (`NoDims` without one).
-fn dims_type(krate: &TokenStream, list: &Option<Vec<TokenStream>>) -> TokenStream {
+/// The `Dims<..>` type of a list (`NoDims` without one): each entry a const argument in braces.
+fn dims_type(t: &mut Tokens, krate: &TokenStream, list: &Option<Vec<TokenStream>>) {
     match list {
-        None => quote!(#krate::broadcast::NoDims),
+        None => {
+            t.path(krate, &["broadcast", "NoDims"]);
+        }
         Some(entries) => {
-            let entries = entries.iter().map(|e| TokenTree::Group(Group::new(Delimiter::Brace, e.clone())));
-            quote!(#krate::literal::Dims<#(#entries),*>)
+            t.path(krate, &["literal", "Dims"]).args(entries, |t, e| {
+                t.group(Delimiter::Brace, |t| {
+                    t.tokens(e);
+                });
+            });
         }
     }
 }
 
-/// The check and the result type of a request.
-fn check_and_type(krate: &TokenStream, r: &Request) -> (TokenStream, TokenStream) {
-    let dims = dims_type(krate, &r.list);
-    match &r.form {
-        Form::Binary(a, b) => (
-            quote!(#krate::broadcast::check_binary::<#a, #b, #dims>()),
-            quote!(<#a as #krate::broadcast::BroadcastWith<#b, #dims>>::Binary),
-        ),
-        Form::InDim(a, out) => (
-            quote!(#krate::broadcast::check_in_dim::<#a, #out, #dims>()),
-            quote!(<#a as #krate::broadcast::BroadcastWith<#out, #dims>>::InDim),
-        ),
-        Form::Major(a) => (
-            quote!(#krate::broadcast::check_major::<#a, #dims>()),
-            quote!(<#a as #krate::broadcast::BroadcastMajorWith<#dims>>::Output),
-        ),
+/// The check of a request: `krate::broadcast::check_..::<A, B, Dims>()`.
+fn check(krate: &TokenStream, r: &Request) -> TokenStream {
+    let mut t = Tokens::new(Span::call_site());
+    let (name, types): (&str, &[&TokenStream]) = match &r.form {
+        Form::Binary(a, b) => ("check_binary", &[a, b]),
+        Form::InDim(a, out) => ("check_in_dim", &[a, out]),
+        Form::Major(a) => ("check_major", &[a]),
+    };
+    t.path(krate, &["broadcast", name]).op("::<");
+    for ty in types {
+        t.tokens(ty).op(",");
     }
+    dims_type(&mut t, krate, &r.list);
+    t.op(">").group(Delimiter::Parenthesis, |_| {});
+    t.finish()
+}
+
+/// The result type of a request: `<A as krate::broadcast::BroadcastWith<B, Dims>>::Binary` and the like.
+fn result_type(krate: &TokenStream, r: &Request) -> TokenStream {
+    let mut t = Tokens::new(Span::call_site());
+    let (a, with, output) = match &r.form {
+        Form::Binary(a, b) => (a, Some(b), "Binary"),
+        Form::InDim(a, out) => (a, Some(out), "InDim"),
+        Form::Major(a) => (a, None, "Output"),
+    };
+    t.op("<").tokens(a).ident("as");
+    match with {
+        Some(b) => {
+            t.path(krate, &["broadcast", "BroadcastWith"]).op("<").tokens(b).op(",");
+        }
+        None => {
+            t.path(krate, &["broadcast", "BroadcastMajorWith"]).op("<");
+        }
+    }
+    dims_type(&mut t, krate, &r.list);
+    t.op(">").op(">").op("::").ident(output);
+    t.finish()
 }
 
 /// `broadcast!(..)`: the result type, checked where it is formed.
 pub fn broadcast(input: TokenStream) -> Result<TokenStream, Error> {
     let (krate, tokens) = split_krate(input, "broadcast!(A + B, dims = (..))")?;
     let request = parse_request(tokens)?;
-    let (check, ty) = check_and_type(&krate, &request);
-    let span = request.span;
-    Ok(quote_spanned!(span=> <#krate::__private::Checked<{ #check }> as #krate::__private::Pass<#ty>>::Out))
+    // `<krate::__private::Checked<{ check }> as krate::__private::Pass<ty>>::Out`
+    let mut t = Tokens::new(request.span);
+    t.op("<").path(&krate, &["__private", "Checked"]).op("<");
+    t.group(Delimiter::Brace, |t| {
+        t.tokens(&check(&krate, &request));
+    });
+    t.op(">").ident("as").path(&krate, &["__private", "Pass"]).op("<").tokens(&result_type(&krate, &request));
+    t.op(">").op(">").op("::").ident("Out");
+    Ok(t.finish())
 }
 
 /// `assert_broadcast!(..);`: the same check, as an item.
 pub fn assert_broadcast(input: TokenStream) -> Result<TokenStream, Error> {
     let (krate, tokens) = split_krate(input, "assert_broadcast!(A + B, dims = (..))")?;
     let request = parse_request(tokens)?;
-    let (check, _) = check_and_type(&krate, &request);
-    let span = request.span;
-    Ok(quote_spanned!(span=> const _: bool = #check;))
+    // `const _: bool = check;`
+    let mut t = Tokens::new(request.span);
+    t.ident("const").ident("_").op(":").ident("bool").op("=");
+    t.tokens(&check(&krate, &request)).op(";");
+    Ok(t.finish())
 }
 
 /// An error as `compile_error!` on its span.
 pub fn error((span, msg): Error) -> TokenStream {
-    let msg = Literal::string(&msg);
-    quote_spanned!(span=> ::core::compile_error!(#msg))
+    tokens::error(span, &msg)
 }

@@ -3,118 +3,94 @@
 //! reads like the literal where rustc prints it. On error, the errors are emitted and a placeholder type stands
 //! in, so one mistake does not cascade.
 
-use proc_macro2::{Literal, Span, TokenStream};
-use quote::{quote, quote_spanned};
+use proc_macro::{Delimiter, Literal, Span, TokenStream};
 use tensor_layout_core::parts::{Parts, ABSENT};
 use tensor_layout_core::{ArrayShape, PaddingValue};
 
+use crate::tokens::Tokens;
 use crate::validate::{Errors, Valid};
 
-/// An integer as a const generic argument (negative numbers need braces).
-fn int(v: i64) -> TokenStream {
-    let lit = Literal::i64_unsuffixed(v.abs());
-    if v < 0 {
-        quote!({ -#lit })
-    } else {
-        quote!(#lit)
+/// `krate::literal::name<..>` of a list of integers, up to the first `ABSENT`.
+fn int_list(t: &mut Tokens, krate: &TokenStream, name: &str, list: &[i64]) {
+    let items = list.iter().take_while(|&&v| v != ABSENT);
+    t.path(krate, &["literal", name]).args(items, |t, &v| {
+        t.int(v);
+    });
+}
+
+/// `krate::literal::name<..>` of a list of dimension numbers.
+fn dim_list(t: &mut Tokens, krate: &TokenStream, name: &str, list: &[u8]) {
+    t.path(krate, &["literal", name]).args(list, |t, &v| {
+        t.lit(Literal::u8_unsuffixed(v));
+    });
+}
+
+/// The name of a `pad(..)` value's marker type; `None` for the default.
+fn padding_value(v: PaddingValue) -> Option<&'static str> {
+    match v {
+        PaddingValue::Unspecified => None,
+        PaddingValue::Zero => Some("Zero"),
+        PaddingValue::One => Some("One"),
+        PaddingValue::Lowest => Some("Lowest"),
+        PaddingValue::Highest => Some("Highest"),
+        _ => Some("Unknown"),
     }
 }
 
-/// A list of integers as the arguments of `name`, up to the first `ABSENT`.
-fn int_list(krate: &TokenStream, name: &str, list: &[i64]) -> TokenStream {
-    let name = proc_macro2::Ident::new(name, Span::call_site());
-    let items = list.iter().take_while(|&&v| v != ABSENT).map(|&v| int(v));
-    quote!(#krate::literal::#name<#(#items),*>)
-}
-
-fn dim_list(krate: &TokenStream, name: &str, list: &[u8]) -> TokenStream {
-    let name = proc_macro2::Ident::new(name, Span::call_site());
-    let items = list.iter().map(|&v| Literal::u8_unsuffixed(v));
-    quote!(#krate::literal::#name<#(#items),*>)
+/// `Attrs<..>`: `L`, `E`, `S` and `pad(..)`, trailing defaults left out; `Attrs` alone when all are defaults.
+fn attrs(t: &mut Tokens, krate: &TokenStream, p: &Parts) {
+    let given = [p.tail_padding_alignment != 1, p.element_size_bits != 0, p.memory_space != 0, p.padded];
+    let count = given.iter().rposition(|&g| g).map_or(0, |i| i + 1);
+    t.path(krate, &["literal", "Attrs"]).args(0..count, |t, i| match i {
+        0 => {
+            t.path(krate, &["literal", "Align"]).op("<").int(p.tail_padding_alignment).op(">");
+        }
+        1 => {
+            t.path(krate, &["literal", "Bits"]).op("<").int(p.element_size_bits).op(">");
+        }
+        2 => {
+            t.path(krate, &["literal", "Space"]).op("<").int(p.memory_space).op(">");
+        }
+        _ => {
+            t.path(krate, &["literal", "Pad"]).op("<");
+            int_list(t, krate, "Dims", p.padding_dims());
+            if let Some(value) = padding_value(p.padding_value) {
+                t.op(",").path(krate, &["literal", value]);
+            }
+            t.op(">");
+        }
+    });
 }
 
 /// The `Literal<..>` type of the parts, trailing defaults left out.
-fn literal(krate: &TokenStream, p: &Parts) -> TokenStream {
-    let lit = |name: &str| {
-        let name = proc_macro2::Ident::new(name, Span::call_site());
-        quote!(#krate::literal::#name)
-    };
-    let dims = int_list(krate, "Dims", p.dims());
-    let order =
-        if p.minor_to_major().is_empty() { lit("MajorToMinor") } else { dim_list(krate, "Order", p.minor_to_major()) };
-    let tiles = if p.tile(0).is_empty() {
-        lit("Untiled")
-    } else {
-        let tiles_ty = lit("Tiles");
-        let levels = (0..).map(|l| p.tile(l)).take_while(|t| !t.is_empty()).map(|t| int_list(krate, "Tile", t));
-        quote!(#tiles_ty<#(#levels),*>)
-    };
-    let mut attrs = Vec::new();
-    let (align, bits, space) = (lit("Align"), lit("Bits"), lit("Space"));
-    attrs.push((p.tail_padding_alignment == 1, {
-        let n = int(p.tail_padding_alignment);
-        quote!(#align<#n>)
-    }));
-    attrs.push((p.element_size_bits == 0, {
-        let n = int(p.element_size_bits);
-        quote!(#bits<#n>)
-    }));
-    attrs.push((p.memory_space == 0, {
-        let n = int(p.memory_space);
-        quote!(#space<#n>)
-    }));
-    if p.padded {
-        let pad_ty = lit("Pad");
-        let pad_dims = int_list(krate, "Dims", p.padding_dims());
-        let value = match p.padding_value {
-            PaddingValue::Unspecified => quote!(),
-            PaddingValue::Zero => {
-                let v = lit("Zero");
-                quote!(, #v)
-            }
-            PaddingValue::One => {
-                let v = lit("One");
-                quote!(, #v)
-            }
-            PaddingValue::Lowest => {
-                let v = lit("Lowest");
-                quote!(, #v)
-            }
-            PaddingValue::Highest => {
-                let v = lit("Highest");
-                quote!(, #v)
-            }
-            _ => {
-                let v = lit("Unknown");
-                quote!(, #v)
-            }
-        };
-        attrs.push((false, quote!(#pad_ty<#pad_dims #value>)));
-    }
-    while attrs.last().is_some_and(|(default, _)| *default) {
-        attrs.pop();
-    }
-    let attrs_ty = lit("Attrs");
-    let attrs = if attrs.is_empty() {
-        attrs_ty
-    } else {
-        let items = attrs.iter().map(|(_, t)| t);
-        quote!(#attrs_ty<#(#items),*>)
-    };
-    let dynamic = if p.dynamic().is_empty() { lit("AllStatic") } else { dim_list(krate, "Dynamic", p.dynamic()) };
-    let mut args = vec![
-        (false, dims),
-        (p.minor_to_major().is_empty(), order),
-        (p.tile(0).is_empty(), tiles),
-        (attrs.to_string() == lit("Attrs").to_string(), attrs),
-        (p.dynamic().is_empty(), dynamic),
+fn literal(t: &mut Tokens, krate: &TokenStream, p: &Parts) {
+    let given = [
+        true,
+        !p.minor_to_major().is_empty(),
+        !p.tile(0).is_empty(),
+        p.tail_padding_alignment != 1 || p.element_size_bits != 0 || p.memory_space != 0 || p.padded,
+        !p.dynamic().is_empty(),
     ];
-    while args.last().is_some_and(|(default, _)| *default) {
-        args.pop();
-    }
-    let args = args.iter().map(|(_, t)| t);
-    let literal_ty = lit("Literal");
-    quote!(#literal_ty<#(#args),*>)
+    let count = given.iter().rposition(|&g| g).map_or(0, |i| i + 1);
+    t.path(krate, &["literal", "Literal"]).args(0..count, |t, i| match i {
+        0 => int_list(t, krate, "Dims", p.dims()),
+        1 if given[1] => dim_list(t, krate, "Order", p.minor_to_major()),
+        1 => {
+            t.path(krate, &["literal", "MajorToMinor"]);
+        }
+        2 if given[2] => {
+            let levels = (0..).map(|l| p.tile(l)).take_while(|l| !l.is_empty());
+            t.path(krate, &["literal", "Tiles"]).args(levels, |t, level| int_list(t, krate, "Tile", level));
+        }
+        2 => {
+            t.path(krate, &["literal", "Untiled"]);
+        }
+        3 => attrs(t, krate, p),
+        _ if given[4] => dim_list(t, krate, "Dynamic", p.dynamic()),
+        _ => {
+            t.path(krate, &["literal", "AllStatic"]);
+        }
+    });
 }
 
 /// The largest size of a static layout that must fit `usize` (element count, storage slots, byte size, XLA's
@@ -137,12 +113,16 @@ pub fn expand(krate: &TokenStream, valid: &Valid, call_site: Span) -> TokenStrea
         Ok(p) => p,
         Err(e) => return fallback(krate, &Errors(vec![(call_site, e.to_string())])),
     };
-    let marker = proc_macro2::Ident::new(&format!("{:?}", valid.shape.element_type()), Span::call_site());
-    let literal = literal(krate, &parts);
+    let marker = format!("{:?}", valid.shape.element_type());
+    let mut ty = Tokens::new(Span::call_site());
+    let kind = if parts.dynamic().is_empty() { "Static" } else { "Mixed" };
+    ty.path(krate, &[kind]).op("<").path(krate, &["element", &marker]).op(",");
+    literal(&mut ty, krate, &parts);
+    ty.op(">");
+    let ty = ty.finish();
     if !parts.dynamic().is_empty() {
-        return quote!(#krate::Mixed<#krate::element::#marker, #literal>);
+        return ty;
     }
-    let ty = quote!(#krate::Static<#krate::element::#marker, #literal>);
     // Sizes that may not fit a 32-bit target's `usize` are checked where the type is formed, in the user's crate.
     let (size, what) = largest_size(&valid.shape).unwrap_or((u128::MAX, "size"));
     if size <= u32::MAX as u128 {
@@ -154,14 +134,33 @@ pub fn expand(krate: &TokenStream, valid: &Valid, call_site: Span) -> TokenStrea
     } else {
         format!("the {what} of `{}`, {size} {unit}, does not fit in this target's `usize`", valid.canonical)
     };
-    let size = Literal::u128_unsuffixed(size);
-    quote_spanned!(call_site=>
-        <#krate::__private::Checked<{ #krate::__private::fits_usize(#size, #msg) }> as #krate::__private::Pass<#ty>>::Out
-    )
+    // `<Checked<{ fits_usize(size, msg) }> as Pass<ty>>::Out`
+    let mut t = Tokens::new(call_site);
+    t.op("<").path(krate, &["__private", "Checked"]).op("<");
+    t.group(Delimiter::Brace, |t| {
+        t.path(krate, &["__private", "fits_usize"]).group(Delimiter::Parenthesis, |t| {
+            let mut args = Tokens::new(Span::call_site());
+            args.lit(Literal::u128_unsuffixed(size)).op(",").lit(Literal::string(&msg));
+            t.tokens(&args.finish());
+        });
+    });
+    t.op(">").ident("as").path(krate, &["__private", "Pass"]).op("<").tokens(&ty).op(">").op(">").op("::").ident("Out");
+    t.finish()
 }
 
 /// Every error, then a placeholder type (a scalar of an element type no real layout has).
 pub fn fallback(krate: &TokenStream, errors: &Errors) -> TokenStream {
-    let errors = errors.0.iter().map(|(span, msg)| quote_spanned!(*span=> ::core::compile_error!(#msg);));
-    quote!(#krate::Static<#krate::element::Invalid, #krate::literal::Literal<#krate::literal::Dims<{ #(#errors)* 0 }>>>)
+    let mut t = Tokens::new(Span::call_site());
+    t.path(krate, &["Static"]).op("<").path(krate, &["element", "Invalid"]).op(",");
+    t.path(krate, &["literal", "Literal"]).op("<").path(krate, &["literal", "Dims"]).op("<");
+    t.group(Delimiter::Brace, |t| {
+        for (span, msg) in &errors.0 {
+            let mut e = Tokens::new(*span);
+            e.compile_error(msg).op(";");
+            t.tokens(&e.finish());
+        }
+        t.lit(Literal::u8_unsuffixed(0));
+    });
+    t.op(">").op(">").op(">");
+    t.finish()
 }

@@ -1,7 +1,7 @@
 //! Phase 1: tokens to text. The literal's tokens are written out as text (the grammar is core's, so the text is
 //! parsed there), remembering which span each byte came from so errors can point at the offending token.
 
-use proc_macro2::{Delimiter, Span, TokenStream, TokenTree};
+use proc_macro::{Delimiter, Span, TokenStream, TokenTree};
 
 /// The literal as text, with the span of every token.
 pub struct Literal {

@@ -2,7 +2,7 @@
 //! the limits of static layouts (no tuples or attributes without dense meaning). Every
 //! independent error is collected, each on the offending token.
 
-use proc_macro2::Span;
+use proc_macro::Span;
 use tensor_layout_core::parse::{parse_array_mapped, SourceMap, ATTRIBUTES};
 use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
 use tensor_layout_core::validate::{check_rule, RULES};

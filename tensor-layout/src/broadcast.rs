@@ -244,8 +244,10 @@ impl<E: Element, S: Source<E>, Sizes: StaticDims> BroadcastMajorWith<Sizes> for 
 
 /// Why the element-wise broadcast of two static layouts fails, as a message (`None` when it holds).
 const fn binary_error<A: StaticLayout, B: StaticLayout, D: StaticDims>() -> Option<TextBuf<1024>> {
-    let result = broadcast_binary(&A::SHAPE, &B::SHAPE, slice(&D::DIMS));
-    problem(&A::SHAPE, &B::SHAPE, result)
+    // Locals, not `&A::SHAPE`: a borrowed constant is promoted, a copy of the shape rustc interns again per check.
+    let (a, b) = (A::SHAPE, B::SHAPE);
+    let result = broadcast_binary(&a, &b, slice(&D::DIMS));
+    problem(&a, &b, result)
 }
 
 /// The message of a failed static broadcast, or of a result a static layout cannot be.
@@ -304,8 +306,9 @@ pub const fn check_binary<A: StaticLayout, B: StaticLayout, D: StaticDims>() -> 
 /// ```
 #[track_caller]
 pub const fn check_in_dim<A: StaticLayout, Out: StaticLayout, D: StaticDims>() -> bool {
-    let result = broadcast_in_dim(&A::SHAPE, &Out::SHAPE, dims_or_empty(&D::DIMS));
-    if let Some(m) = problem(&A::SHAPE, &Out::SHAPE, result) {
+    let (a, out) = (A::SHAPE, Out::SHAPE);
+    let result = broadcast_in_dim(&a, &out, dims_or_empty(&D::DIMS));
+    if let Some(m) = problem(&a, &out, result) {
         panic!("{}", m.as_str())
     }
     true

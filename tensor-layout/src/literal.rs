@@ -372,15 +372,30 @@ impl<D: IntList, O: DimList, T: TileLevels, A: Attributes, Y: DimList> Literal<D
     }
 }
 
-const MALFORMED: &str = "this static layout type was not written by `layout!` and is not a valid layout";
+/// The error of a hand-written literal type that is not a layout. A function of its own: the message's formatting
+/// is a promoted constant, which rustc would evaluate again for every layout type if it were written inside the
+/// generic `SHAPE`, even though it never panics there.
+#[track_caller]
+const fn malformed() -> ! {
+    panic!("this static layout type was not written by `layout!` and is not a valid layout")
+}
 
 impl<E: Element, D: IntList, O: DimList, T: TileLevels, A: Attributes, Y: DimList> Source<E>
     for Literal<D, O, T, A, Y>
 {
     // `layout!` validated the literal while expanding; views validate again (`VALID`) before touching memory.
-    const SHAPE: ArrayShape = match Self::parts(E::TYPE).trusted_shape() {
-        Ok(s) => s,
-        Err(_) => panic!("{}", MALFORMED),
+    //
+    // The parts are a local: a `const fn` call borrowed in a `const` body is promoted, a copy rustc would intern
+    // and validate for every layout type.
+    const SHAPE: ArrayShape = {
+        let parts = Self::parts(E::TYPE);
+        match parts.trusted_shape() {
+            Ok(s) => s,
+            Err(_) => malformed(),
+        }
     };
-    const VALID: bool = Self::parts(E::TYPE).shape().is_ok();
+    const VALID: bool = {
+        let parts = Self::parts(E::TYPE);
+        parts.shape().is_ok()
+    };
 }

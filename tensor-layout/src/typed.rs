@@ -220,7 +220,10 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     /// assert_eq!(<layout!(f32[5,8,10,4])>::RANK, 4);
     /// assert_eq!(<layout!(f32[])>::RANK, 0);
     /// ```
-    pub const RANK: usize = S::SHAPE.rank();
+    pub const RANK: usize = {
+        let shape = S::SHAPE;
+        shape.rank()
+    };
 
     const DIMS_ARRAY: ([usize; MAX_RANK], usize) = {
         let mut dims = [0usize; MAX_RANK];
@@ -324,9 +327,12 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     /// // 15 elements, though the tiles pad the storage to 24 slots.
     /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::ELEMENT_COUNT, 15);
     /// ```
-    pub const ELEMENT_COUNT: usize = match S::SHAPE.element_count() {
-        Ok(v) => v,
-        Err(e) => fail(&S::SHAPE, e),
+    pub const ELEMENT_COUNT: usize = {
+        let shape = S::SHAPE;
+        match shape.element_count() {
+            Ok(v) => v,
+            Err(e) => fail(&shape, e),
+        }
     };
 
     /// Storage slots, including partial-tile padding and `L` alignment.
@@ -337,9 +343,12 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     /// assert_eq!(<layout!(f32[3,5]{1,0:T(2,2)})>::STORAGE_ELEMENTS, 24);
     /// assert_eq!(<layout!(f32[3,5])>::STORAGE_ELEMENTS, 15);
     /// ```
-    pub const STORAGE_ELEMENTS: usize = match S::SHAPE.storage_elements() {
-        Ok(v) => to_usize(&S::SHAPE, v),
-        Err(e) => fail(&S::SHAPE, e),
+    pub const STORAGE_ELEMENTS: usize = {
+        let shape = S::SHAPE;
+        match shape.storage_elements() {
+            Ok(v) => to_usize(&shape, v),
+            Err(e) => fail(&shape, e),
+        }
     };
 
     /// Bytes of storage, including `E(n)` packing. A size that does not fit `usize` is a compile error.
@@ -350,9 +359,14 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     /// // Two 4-bit elements per byte.
     /// assert_eq!(<layout!(s4[16]{0:E(4)})>::BYTE_SIZE, 8);
     /// ```
-    pub const BYTE_SIZE: usize = match S::SHAPE.byte_size() {
-        Ok(v) => to_usize(&S::SHAPE, v),
-        Err(e) => fail(&S::SHAPE, e),
+    // The shape is read into a local: `&S::SHAPE` would be promoted, a copy of the shape that rustc interns and
+    // validates again for every layout type (a fifth of the evaluation's cost).
+    pub const BYTE_SIZE: usize = {
+        let shape = S::SHAPE;
+        match shape.byte_size() {
+            Ok(v) => to_usize(&shape, v),
+            Err(e) => fail(&shape, e),
+        }
     };
 
     /// XLA's `ShapeUtil::ArraySize` (first tile only); `None` where a `*` in the first tile leaves it undefined.

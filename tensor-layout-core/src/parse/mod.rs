@@ -29,6 +29,7 @@ pub use crate::layout::ATTRIBUTES;
 pub use array::{parse_array, parse_array_at, parse_array_mapped};
 pub use error::{MAX_DEPTH, MAX_PHYSICAL_DEPTH};
 pub use events::{Event, ShapeParser};
+#[cfg(feature = "algebra")]
 pub(crate) use lex::int_list;
 pub use lex::{parse_int, skip_trivia};
 pub use pointer::{Annotated, Pointer};

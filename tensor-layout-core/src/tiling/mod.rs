@@ -2,6 +2,7 @@
 //! reordering and each tiling step (`*` combination, repeated tiles, tiles longer than the shape, partial tiles).
 //! Every offset, size, plan and grid is computed from this walk; [`IndexError`] is the error of all of them.
 
+use crate::list::prefix;
 use crate::shape::ArrayShape;
 use crate::tile::{PhysicalShape, Tile, TileDim, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
 
@@ -115,6 +116,7 @@ pub(crate) mod chain {
 
     /// The operation and tile entry of level `level`. Evaluated per element by offset plans (in other crates'
     /// kernels too): `#[inline]` so that it folds into them.
+    #[cfg(feature = "algebra")]
     #[inline]
     pub(crate) const fn step(c: u64, level: usize) -> (u64, usize) {
         let bits = c >> (6 + 6 * level);
@@ -298,7 +300,7 @@ pub(crate) const fn walk_levels<const R: usize, const T: usize, const E: usize, 
         Err(e) => return Err(e),
     };
     let tiles = s.layout().tiles();
-    let tiles = tiles.split_at(if levels < tiles.len() { levels } else { tiles.len() }).0;
+    let tiles = prefix(tiles, levels);
     let mut level = 0;
     while level < tiles.len() {
         if let Err(e) = apply_tile(&mut w, &tiles[level], level) {
@@ -310,6 +312,7 @@ pub(crate) const fn walk_levels<const R: usize, const T: usize, const E: usize, 
 }
 
 /// Row-major linear index of `index` in `shape`, checked.
+#[cfg(feature = "algebra")]
 pub(crate) const fn row_major(shape: &PhysicalShape, index: &[u64; MAX_PHYSICAL_RANK]) -> Result<u64, IndexError> {
     let mut off: u64 = 0;
     let mut i = 0;
@@ -327,6 +330,7 @@ pub(crate) const fn row_major(shape: &PhysicalShape, index: &[u64; MAX_PHYSICAL_
 }
 
 /// Checks that `index` has the shape's rank and lies within the logical dimensions.
+#[cfg(feature = "algebra")]
 pub(crate) const fn check_index<const R: usize, const T: usize, const E: usize, const S: usize>(
     s: &ArrayShape<R, T, E, S>,
     index: &[usize],
