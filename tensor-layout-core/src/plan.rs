@@ -158,6 +158,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
 
 impl Term {
     /// How the coordinate follows from the index: the tiling steps of its chain.
+    #[inline(always)]
     pub(crate) const fn chain(&self) -> u64 {
         self.chain_low as u64 | (self.chain_high as u64) << 32
     }
@@ -327,7 +328,6 @@ impl<const R: usize, const T: usize, const E: usize> OffsetPlan<R, T, E> {
         }
         sum
     }
-
 }
 
 /// The terms of one dimension of an [`OffsetPlan`] ([`OffsetPlan::terms`]), in the order of their strides in
