@@ -58,6 +58,8 @@ use crate::StaticLayout;
 pub struct TileView<'a, L, E> {
     tile: Tile<'a, L, E>,
     valid: [usize; MAX_RANK],
+    /// The origin, when making the view computed it.
+    origin: Option<Coords>,
 }
 
 /// A mutable [`TileView`]: made by [`TileMut::view_mut`] and [`TileMut::into_view`].
@@ -81,21 +83,36 @@ pub struct TileView<'a, L, E> {
 pub struct TileViewMut<'a, L, E> {
     tile: TileMut<'a, L, E>,
     valid: [usize; MAX_RANK],
+    /// The origin, when making the view computed it.
+    origin: Option<Coords>,
 }
 
 /// The valid extent of a tile along each dimension of its tile view: the static extent along dimensions whose
-/// tiles are always full (a constant the compiler sees), else from `all` (the valid extents along every dimension
-/// of the layout, computed only when some dimension needs it).
+/// tiles are always full (a constant the compiler sees), else the part of the tile below the layout's size there,
+/// from the tile's origin (computed only then, and returned for [`TileView::origin`]).
 #[inline(always)]
-fn valid_of<L: ViewLayout + StaticTiles>(full: bool, all: impl FnOnce() -> [usize; MAX_RANK]) -> [usize; MAX_RANK] {
+fn valid_of<L: ViewLayout + StaticTiles>(
+    layout: &L,
+    origin: impl FnOnce() -> Coords,
+) -> ([usize; MAX_RANK], Option<Coords>) {
     let mut out = [0usize; MAX_RANK];
-    let dims = <TileViewOf<L> as StaticLayout>::DIMS;
-    let constant = full || L::REACH.iter().all(|&d| L::FULL_ALONG[d]);
-    let all = if constant { [0; MAX_RANK] } else { all() };
-    for (i, (o, &d)) in out.iter_mut().zip(L::REACH).enumerate() {
-        *o = if full || L::FULL_ALONG[d] { dims[i] } else { all[d] };
+    let view_dims = <TileViewOf<L> as StaticLayout>::DIMS;
+    let full = layout.tiles_full();
+    if full || L::REACH.iter().all(|&d| L::FULL_ALONG[d]) {
+        out[..view_dims.len()].copy_from_slice(view_dims);
+        return (out, None);
     }
-    out
+    let o = origin();
+    let dims = layout.dims();
+    for (i, (v, &d)) in out.iter_mut().zip(L::REACH).enumerate() {
+        *v = if L::FULL_ALONG[d] {
+            view_dims[i]
+        } else {
+            let size = dims.get(d).copied().unwrap_or(0);
+            size.saturating_sub(o.get(d).copied().unwrap_or(0)).min(view_dims[i])
+        };
+    }
+    (out, Some(o))
 }
 
 macro_rules! typed_tile_common {
@@ -158,7 +175,10 @@ macro_rules! typed_tile_common {
         /// ```
         #[inline(always)]
         pub fn origin(&self) -> Coords {
-            self.tile.origin()
+            match self.origin {
+                Some(o) => o,
+                None => self.tile.origin(),
+            }
         }
 
         /// The element at a local index of the tile view, checked against the valid extent.
@@ -232,8 +252,8 @@ impl<'a, L: ViewLayout + StaticTiles, E: Scalar> Tile<'a, L, E> {
         if self.slots.len() != <TileViewOf<L> as StaticLayout>::STORAGE_ELEMENTS {
             return None;
         }
-        let valid = valid_of::<L>(self.layout.tiles_full(), || self.valid_extents());
-        Some(TileView { tile: *self, valid })
+        let (valid, origin) = valid_of(&self.layout, || self.origin());
+        Some(TileView { tile: *self, valid, origin })
     }
 }
 
@@ -259,8 +279,9 @@ impl<'a, L: ViewLayout + StaticTiles, E: Scalar> TileMut<'a, L, E> {
         if self.slots.len() != <TileViewOf<L> as StaticLayout>::STORAGE_ELEMENTS {
             return None;
         }
-        let valid = valid_of::<L>(self.layout.tiles_full(), || self.valid_extents());
-        Some(TileViewMut { tile: TileMut { layout: self.layout, slots: &mut *self.slots, number: self.number }, valid })
+        let (valid, origin) = valid_of(&self.layout, || self.origin());
+        let tile = TileMut { layout: self.layout, slots: &mut *self.slots, number: self.number };
+        Some(TileViewMut { tile, valid, origin })
     }
 
     /// The tile through its static tile layout, consuming the tile (so the view lives as long as the tile's
@@ -280,8 +301,8 @@ impl<'a, L: ViewLayout + StaticTiles, E: Scalar> TileMut<'a, L, E> {
         if self.slots.len() != <TileViewOf<L> as StaticLayout>::STORAGE_ELEMENTS {
             return None;
         }
-        let valid = valid_of::<L>(self.layout.tiles_full(), || self.valid_extents());
-        Some(TileViewMut { tile: self, valid })
+        let (valid, origin) = valid_of(&self.layout, || self.origin());
+        Some(TileViewMut { tile: self, valid, origin })
     }
 }
 
