@@ -40,11 +40,11 @@ pub(super) trait Isa: Copy {
     /// `p .. p + 16 * LANES` is writable and `p` is a multiple of `16 * LANES`.
     unsafe fn stream(self, p: *mut u8, v: Self::V);
 
-    /// Writes lane `k` of `v` (16 bytes) at `p`.
+    /// Writes lane `k` of `v` (16 bytes) at `p + k * stride`, for every lane.
     ///
     /// # Safety
-    /// `p .. p + 16` is writable and `k < LANES`.
-    unsafe fn store_lane(self, p: *mut u8, v: Self::V, k: usize);
+    /// `p + k * stride .. + 16` is writable for `k < LANES`.
+    unsafe fn store_lanes(self, p: *mut u8, stride: usize, v: Self::V);
 
     /// Interleaves the `w`-byte units of `a` and `b` (`a0 b0 a1 b1 ...`, within each lane for `w < 16`, of whole
     /// lanes for `w == 16` and `32`): the low half then the high half. For `w` of a whole vector or more: `(a, b)`.
@@ -176,7 +176,7 @@ impl Isa for Sse2 {
     }
 
     #[inline(always)]
-    unsafe fn store_lane(self, p: *mut u8, v: __m128i, _k: usize) {
+    unsafe fn store_lanes(self, p: *mut u8, _stride: usize, v: __m128i) {
         // SAFETY: the caller's contract.
         unsafe { _mm_storeu_si128(p as *mut __m128i, v) }
     }
@@ -288,11 +288,11 @@ impl Isa for Avx2 {
     }
 
     #[inline(always)]
-    unsafe fn store_lane(self, p: *mut u8, v: __m256i, k: usize) {
+    unsafe fn store_lanes(self, p: *mut u8, stride: usize, v: __m256i) {
         // SAFETY: the caller's contract; the token proves the CPU runs AVX2.
         unsafe {
-            let lane = if k == 0 { _mm256_castsi256_si128(v) } else { _mm256_extracti128_si256::<1>(v) };
-            _mm_storeu_si128(p as *mut __m128i, lane)
+            _mm_storeu_si128(p as *mut __m128i, _mm256_castsi256_si128(v));
+            _mm_storeu_si128(p.add(stride) as *mut __m128i, _mm256_extracti128_si256::<1>(v));
         }
     }
 
@@ -403,16 +403,13 @@ impl Isa for Avx512 {
     }
 
     #[inline(always)]
-    unsafe fn store_lane(self, p: *mut u8, v: __m512i, k: usize) {
+    unsafe fn store_lanes(self, p: *mut u8, stride: usize, v: __m512i) {
         // SAFETY: the caller's contract; the token proves the CPU runs AVX-512F.
         unsafe {
-            let lane = match k {
-                0 => _mm512_castsi512_si128(v),
-                1 => _mm512_extracti32x4_epi32::<1>(v),
-                2 => _mm512_extracti32x4_epi32::<2>(v),
-                _ => _mm512_extracti32x4_epi32::<3>(v),
-            };
-            _mm_storeu_si128(p as *mut __m128i, lane)
+            _mm_storeu_si128(p as *mut __m128i, _mm512_castsi512_si128(v));
+            _mm_storeu_si128(p.add(stride) as *mut __m128i, _mm512_extracti32x4_epi32::<1>(v));
+            _mm_storeu_si128(p.add(2 * stride) as *mut __m128i, _mm512_extracti32x4_epi32::<2>(v));
+            _mm_storeu_si128(p.add(3 * stride) as *mut __m128i, _mm512_extracti32x4_epi32::<3>(v));
         }
     }
 

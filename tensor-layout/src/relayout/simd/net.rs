@@ -33,11 +33,9 @@ pub(super) unsafe fn micro<I: Isa, const W: usize, const L: usize>(
         v[r] = isa.unblock(unsafe { isa.load(from[r]) }, W, inner);
     }
     let v = zip_rows::<I, L, W>(isa, v);
-    for k in 0..I::LANES {
-        for (c, &x) in v.iter().enumerate() {
-            // SAFETY: the caller's contract (`k * L + c < L * I::LANES`).
-            unsafe { isa.store_lane(to.add((k * L + c) * pitch), x, k) };
-        }
+    for (c, &x) in v.iter().enumerate() {
+        // SAFETY: the caller's contract (columns `k * L + c < L * I::LANES`).
+        unsafe { isa.store_lanes(to.add(c * pitch), L * pitch, x) };
     }
 }
 
