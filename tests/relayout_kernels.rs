@@ -6,6 +6,11 @@
 //! and the element-by-element fallback; misaligned slices; sizes 0 and 1; static, runtime and parallel paths;
 //! destinations above the streaming threshold. Then random TPU-like layout pairs (proptest).
 //!
+//! The widest register blocks (issue 23: AVX-512, 64 bytes of each source row: 64 byte columns, 32 bf16, 16 f32)
+//! run where the CPU has them; the sizes below reach them, the narrower blocks past them and the portable edges.
+//! The library's own tests (`relayout::simd::levels`) run the same kernels on every instruction set the CPU has
+//! and with streaming stores whatever the size (here they stream only from a quarter of the last-level cache).
+//!
 //! Core's digit plans (the rule the planner cuts dimensions with) are checked against `ArrayShape::offset` for
 //! every index of random layouts.
 
@@ -115,6 +120,11 @@ fn transposes_of_every_unit_width() {
     both("u8[600,520]", "u8[600,520]{0,1}");
     both("u8[4200,32]", "u8[4200,32]{0,1}"); // short source rows: long scratch rows, padded
     both("u16[2100,48]", "u16[2100,48]{0,1}");
+    // Issue 23: the widest blocks (64 byte columns, 32 bf16, 16 f32, 8 f64) with their edges.
+    both("u8[130,200]", "u8[130,200]{0,1}"); // 64-column blocks, 16-column SSE2 blocks, an edge of 8
+    both("bf16[70,150]", "bf16[70,150]{0,1}"); // 32-column blocks, then 8-column ones, an edge of 6
+    both("f32[37,90]", "f32[37,90]{0,1}");
+    both("u8[600,150]", "u8[600,150]{0,1}"); // several tiles along the source
 }
 
 #[test]
@@ -127,6 +137,12 @@ fn transposed_tiles_and_sub_tile_packing() {
     both("pred[70,300]", "pred[70,300]{1,0:T(32,128)(32,1)}");
     both("u8[40,300]{1,0:T(8,128)(4,1)}", "u8[40,300]{0,1:T(8,128)(4,1)}");
     both("bf16[17,260]{1,0:T(8,128)(2,1)}", "bf16[17,260]{0,1:T(16,16)}");
+    // Issue 23: interleaves of the repetitions that continue a run (the row pairs and quads of taller tiles),
+    // partial tiles, and their deinterleaves.
+    both("u8[70,270]", "u8[70,270]{1,0:T(32,128)(4,1)}");
+    both("bf16[19,260]", "bf16[19,260]{1,0:T(16,128)(2,1)}");
+    both("u8[37,390]", "u8[37,390]{1,0:T(8,128)(4,1)}");
+    both("bf16[3,20,300]{2,1,0}", "bf16[3,20,300]{2,1,0:T(8,128)(2,1)}");
 }
 
 #[test]
@@ -136,6 +152,8 @@ fn permutations_of_three_and_four_dimensions() {
         both("u16[9,33,40]", &format!("u16[9,33,40]{to}"));
     }
     both("f32[3,4,5,70]", "f32[3,4,5,70]{0,1,2,3}");
+    both("f32[5,40,70]", "f32[5,40,70]{0,1,2}"); // issue 23: reversals reaching the widest blocks
+    both("bf16[3,33,70]", "bf16[3,33,70]{0,1,2}");
     both("bf16[3,4,20,300]{3,2,1,0}", "bf16[3,4,20,300]{2,3,0,1:T(8,128)(2,1)}");
 }
 
@@ -177,8 +195,9 @@ fn sizes_zero_and_one() {
     both("bf16[1,300]", "bf16[1,300]{1,0:T(8,128)(2,1)}");
 }
 
-/// Above the 4 MiB streaming threshold the kernels use non-temporal stores; the destination starts off 16-byte
-/// boundaries as well. Sampled against offsets from scratch, and round trips exact.
+/// Above the streaming threshold (a quarter of the last-level cache, at least 4 MiB) the kernels use
+/// non-temporal stores; the destination starts off 16-byte boundaries as well. Sampled against offsets from
+/// scratch, and round trips exact. The pairs of 9 MiB stream where the last-level cache is at most 36 MiB.
 #[test]
 fn large_relayouts_stream_exactly() {
     for (a, b) in [
@@ -189,6 +208,8 @@ fn large_relayouts_stream_exactly() {
         ("f32[16,130,2100]", "f32[16,130,2100]{1,2,0}"),
         ("pred[1030,2100]", "pred[1030,2100]{0,1:T(32,128)(32,1)}"),
         ("bf16[1032,2176]{1,0:T(8,128)(2,1)}", "bf16[1032,2176]{0,1:T(8,128)(2,1)}"), // staged
+        ("bf16[2056,2300]", "bf16[2056,2300]{0,1}"),
+        ("u8[2050,4600]", "u8[2050,4600]{1,0:T(32,128)(4,1)}"),
     ] {
         let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
         let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());
@@ -252,6 +273,10 @@ fn static_and_runtime_layouts_write_the_same_bytes() {
     same::<layout!(f32[5,6,70]{2,1,0}), layout!(f32[5,6,70]{0,1,2}), u32>();
     same::<layout!(f32[70,300]{1,0:T(8,128)}), layout!(f32[70,300]{1,0:T(16,128)}), f32>();
     same::<layout!(f64[33,70]), layout!(f64[33,70]{0,1}), u64>();
+    same::<layout!(bf16[70,150]), layout!(bf16[70,150]{0,1}), u16>();
+    same::<layout!(u8[130,200]), layout!(u8[130,200]{0,1}), u8>();
+    same::<layout!(u8[70,270]), layout!(u8[70,270]{1,0:T(32,128)(4,1)}), u8>();
+    same::<layout!(bf16[19,260]{1,0:T(16,128)(2,1)}), layout!(bf16[19,260]), u16>();
 }
 
 fn tpu_pair() -> impl Strategy<Value = (Vec<usize>, String, String)> {
@@ -281,16 +306,17 @@ proptest! {
         }
     }
 
-    /// The kernels of this issue at random sizes and skews: packed blocks between minor-to-major orders (units
-    /// transposed inside for `(2,1)` and `(4,1)`, staging for `(8,1)`), deinterleaves and interleaves against
-    /// row-major (several repetitions per block), 32-byte units (`(32,1)` pred against both orders), and
-    /// transposes of short source rows.
+    /// The kernels of issues 12 and 23 at random sizes and skews: packed blocks between minor-to-major orders
+    /// (units transposed inside for `(2,1)` and `(4,1)`, staging for `(8,1)`), deinterleaves and interleaves
+    /// against row-major (several repetitions per block, the eight quads of a `(32,128)(4,1)` tile), 32-byte units
+    /// (`(32,1)` pred against both orders), and transposes of bytes and bf16 (the widest register blocks and
+    /// their edges, short source rows).
     #[test]
     fn the_relayout_kernels_at_random_sizes(
         rows in prop_oneof![1 => 1usize..4, 3 => 4usize..300],
         cols in prop_oneof![1 => 1usize..4, 3 => 4usize..300],
         batch in prop_oneof![3 => Just(1usize), 1 => 2usize..4],
-        kind in 0usize..8,
+        kind in 0usize..10,
         forward in any::<bool>(),
         skew in 0usize..4,
     ) {
@@ -302,18 +328,19 @@ proptest! {
             4 => ("u8", 8, "T(8,128)(8,1)", "T(8,128)(8,1)"),
             5 => ("pred", 8, "T(32,128)(32,1)", "T(32,128)(32,1)"),
             6 => ("bf16", 16, "T(8,128)(2,1)", ""),
-            _ => ("u8", 8, "", ""),
+            7 => ("u8", 8, "", ""),
+            8 => ("u8", 8, "T(32,128)(4,1)", ""),
+            _ => ("bf16", 16, "", ""),
         };
         let (lead, minor, major) = if batch > 1 { (format!("{batch},"), "2,1,0", "1,2,0") } else { (String::new(), "1,0", "0,1") };
         let with = |order: &str, tile: &str| {
             let tile = if tile.is_empty() { String::new() } else { format!(":{tile}") };
             format!("{ty}[{lead}{rows},{cols}]{{{order}{tile}}}")
         };
-        // Kinds 0-5: the same tiling in both orders; 6: against row-major; 7: a transpose.
+        // Kinds 0-5: the same tiling in both orders; 6 and 8: against row-major; 7 and 9: a transpose.
         let (x, y) = match kind {
-            0..=5 => (with(minor, a), with(major, b)),
-            6 => (with(minor, a), with(minor, b)),
-            _ => (with(minor, a), with(major, b)),
+            0..=5 | 7 | 9 => (with(minor, a), with(major, b)),
+            _ => (with(minor, a), with(minor, b)),
         };
         let (x, y) = if forward { (x, y) } else { (y, x) };
         match bits {

@@ -74,7 +74,7 @@ impl From<ViewError> for BytesError {
 /// The length error, checked before the alignment (so that it does not depend on where the bytes lie).
 fn whole<E>(bytes: usize) -> Result<(), BytesError> {
     let element = core::mem::size_of::<E>();
-    if element == 0 || bytes % element == 0 {
+    if element == 0 || bytes.is_multiple_of(element) {
         Ok(())
     } else {
         Err(BytesError::Length { bytes, element })

@@ -1,24 +1,31 @@
 //! The kernels of the loop nests ([`super::nest`]): block copies of contiguous slots and transposes of units,
 //! each checking once that everything it touches lies within both slices.
 //!
-//! Portable code here; on x86-64 the transposes and large copies go to [`super::simd`] (SSE2, AVX2 when the CPU
-//! has it), which handles whole SIMD blocks and leaves the edges to the portable loops.
+//! Portable code here; on x86-64 the transposes and large copies go to [`super::simd`] (SSE2, AVX2 and AVX-512
+//! when the CPU has them), which handles whole SIMD blocks and leaves the edges to the portable loops.
 //!
-//! For large destinations on x86-64 the kernels write with non-temporal (streaming) stores: the destination is
-//! not read into the cache first and does not evict the source, which is what lets a relayout run at the speed
-//! of `memcpy` (glibc's `memcpy` streams large copies the same way). Streaming stores are weakly ordered:
-//! [`finish`] issues the store fence once the relayout is done.
+//! For destinations too large to stay in the cache on x86-64 the kernels write with non-temporal (streaming)
+//! stores: the destination is not read into the cache first and does not evict the source, which is what lets a
+//! relayout run at the speed of `memcpy` (glibc's `memcpy` streams large copies the same way, from a quarter of
+//! the last-level cache on). Streaming stores are weakly ordered: [`finish`] issues the store fence once the
+//! relayout is done.
 
 use super::io::{Io, Mode};
 use crate::view::Scalar;
 
-/// Destinations at least this large (bytes) are written with streaming stores.
-pub(crate) const STREAM_THRESHOLD: usize = 4 << 20;
-
-/// Whether a relayout writing `bytes` should use streaming stores.
+/// Whether a relayout writing `bytes` should use streaming stores: on x86-64, from a quarter of the CPU's
+/// last-level cache on (at least 4 MiB; see `simd::cache`).
 #[inline]
 pub(crate) fn stream_worthwhile(bytes: usize) -> bool {
-    cfg!(target_arch = "x86_64") && bytes >= STREAM_THRESHOLD
+    #[cfg(target_arch = "x86_64")]
+    {
+        bytes >= super::simd::cache::Caches::get().stream_from()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        let _ = bytes;
+        false
+    }
 }
 
 /// Orders the streaming stores before any later store (a no-op without them).
@@ -124,8 +131,9 @@ pub(super) fn rows<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, len: u
     // Rows of whole lines a few rows ahead are prefetched: rows of tiles are short runs, which the hardware
     // prefetchers do not follow.
     let bytes = len * core::mem::size_of::<E>();
+    // At most half the rows of the call ahead: the first half prefetches the second.
     let ahead = if cfg!(target_arch = "x86_64") && bytes >= 64 && rows.src != len as isize {
-        (PREFETCH_BYTES / bytes).max(1)
+        (prefetch_bytes() / bytes).clamp(1, (rows.n / 2).max(1))
     } else {
         0
     };
@@ -149,9 +157,20 @@ fn prefetch(p: *const u8, bytes: usize) {
     let _ = (p, bytes);
 }
 
-/// How far ahead along their source [`rows`] and the deinterleaves prefetch (bytes): four rows of a
-/// `T(8,128)` f32 tile. Without it, untiling ran at 0.5 of `memcpy` on an AMD EPYC, with it at 0.8.
-pub(crate) const PREFETCH_BYTES: usize = 2048;
+/// How far ahead along their source [`rows`] prefetches (bytes): chosen from the first-level cache on x86-64
+/// (between 2 and 8 KiB, four to sixteen rows of a `T(8,128)` f32 tile). Without it, untiling ran at 0.5 of
+/// `memcpy` on an AMD EPYC, with 2 KiB at 0.8.
+#[inline]
+fn prefetch_bytes() -> usize {
+    #[cfg(target_arch = "x86_64")]
+    {
+        super::simd::prefetch_bytes()
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        0
+    }
+}
 
 /// Edge of the square blocks of the portable transpose (in units).
 const EDGE: usize = 16;

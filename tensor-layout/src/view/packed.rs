@@ -282,7 +282,7 @@ impl<'a, L: ViewLayout, E: Scalar> View<'a, L, E> {
         if E::BITS != 16 {
             return Err(ViewError::ElementBits { layout: 16, element: E::BITS });
         }
-        if self.data.len() % 2 != 0 {
+        if !self.data.len().is_multiple_of(2) {
             return Err(ViewError::Length { expected: self.data.len() + 1, found: self.data.len() });
         }
         Ok(Words { slots: self.data })

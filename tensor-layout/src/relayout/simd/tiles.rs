@@ -1,18 +1,18 @@
-//! The loops of the SIMD transposes: tiles through the scratch tile, interleaves and deinterleaves of narrow
-//! blocks (see the parent module).
+//! The loops of the SIMD transposes, generic over the instruction set ([`Isa`]): tiles through the scratch tile,
+//! interleaves and deinterleaves of narrow blocks (see the parent module).
 #![allow(unsafe_code)]
 
-use super::super::kernels::PREFETCH_BYTES;
-use super::net::{load, micro, micro_avx, prefetch, store, unzip_rows, zero, zip_rows};
-use super::{tile_units, write_out, Block, Walk, PREFETCH_BANDS, SCRATCH};
+use super::isa::{Avx2, Isa, Sse2};
+use super::net::{micro, micro_avx, prefetch, unit, unzip_rows, zip_rows};
+use super::out::{put, write_out};
+use super::{tile_units, Block, Walk};
 
-use core::arch::x86_64::{__m128i, _mm_storeu_si128};
-
-/// Source rows per tile of a transpose of `fi x fj` units of `w` bytes in register blocks of `ei` rows:
-/// destination runs of [`tile_units`] or, when the source rows are short, as long as the scratch allows (rows
-/// of at most `SCRATCH / fj` bytes with their padding, so that a tile holds all `fj` columns).
-pub(super) const fn tile_rows(w: usize, ei: usize, fi: usize, fj: usize) -> usize {
-    let long = (SCRATCH / fj).saturating_sub(64) / w / ei * ei;
+/// Source rows per tile of a transpose of `fi x fj` units of `w` bytes in register blocks of `ei` rows, with
+/// `scratch` bytes of scratch tile: destination runs of [`tile_units`] or, when the source rows are short, as
+/// long as the scratch allows (rows of at most `scratch / fj` bytes with their padding, so that a tile holds all
+/// `fj` columns).
+pub(super) const fn tile_rows(w: usize, ei: usize, fi: usize, fj: usize, scratch: usize) -> usize {
+    let long = (scratch / fj).saturating_sub(64) / w / ei * ei;
     let rows = if long > tile_units(w) { long } else { tile_units(w) };
     if rows < fi {
         rows
@@ -21,125 +21,278 @@ pub(super) const fn tile_rows(w: usize, ei: usize, fi: usize, fj: usize) -> usiz
     }
 }
 
-/// The tiles of a transpose over source rows `lo .. hi` and `fj` units (multiples of the register block): each
-/// tile transposed into the scratch tile by `$micro` register blocks of `$ei` source rows by `$ej` units, then
-/// written out row by row.
-macro_rules! tile_loops {
-    ($(#[$attr:meta])* $name:ident<$($gen:ident),*>, $ei:expr, $ej:expr, $micro:ident) => {
-        $(#[$attr])*
-        pub(super) unsafe fn $name<$(const $gen: usize),*>(b: &Block, lo: usize, hi: usize, fj: usize) {
-            let (ei, ej): (usize, usize) = ($ei, $ej);
-            let ti = tile_rows(W, ei, hi - lo, fj);
-            let pitch = pitch(ti * W);
-            let tj = (SCRATCH / pitch).min(fj) / ej * ej;
-            let mut it = lo;
-            while it < hi {
-                let te = (it + ti).min(hi);
-                let first = b.g.src_rows(it);
-                let mut cols = b.g.dst_rows(0);
-                let mut jt = 0;
-                while jt < fj {
-                    let je = (jt + tj).min(fj);
-                    // Band by band of `ei` source rows, each read along the tile (a few sequential streams).
-                    let mut rows = first;
-                    let mut ahead = first;
-                    for _ in 0..(PREFETCH_BANDS * ei).min(te - it) {
-                        ahead.next();
-                    }
-                    let mut ib = it;
-                    while ib < te {
-                        // Prefetch the source lines of the band `PREFETCH_BANDS` ahead: many short runs, which
-                        // the hardware prefetchers do not follow.
-                        if ib + PREFETCH_BANDS * ei < te {
-                            for _ in 0..ei {
-                                let row = b.ps.wrapping_offset(ahead.next() + (jt * W) as isize);
-                                let mut k = 0;
-                                while k < (je - jt) * W {
-                                    prefetch(row.wrapping_add(k));
-                                    k += 64;
-                                }
-                            }
-                        }
-                        let mut from = [b.ps; 16];
-                        for f in from.iter_mut().take(ei) {
-                            *f = b.ps.wrapping_offset(rows.next() + (jt * W) as isize);
-                        }
-                        let mut jb = jt;
-                        while jb < je {
-                            let mut to = [b.tile; 32];
-                            for (k, t) in to.iter_mut().take(ej).enumerate() {
-                                // In bounds: source rows `ib .. ib + ei <= fi` at units `jb .. jb + ej <= fj`;
-                                // scratch row `jb - jt + k < tj` at units `ib - it .. + ei <= ti` (`tj * pitch`
-                                // is within `SCRATCH`).
-                                *t = b.tile.wrapping_add((jb - jt + k) * pitch + (ib - it) * W);
-                            }
-                            // SAFETY: the pointers above lie within the caller's block and the scratch tile.
-                            unsafe { $micro::<$($gen),*>(&from, &to, b.inner) };
-                            for f in from.iter_mut().take(ei) {
-                                *f = f.wrapping_add(ej * W);
-                            }
-                            jb += ej;
-                        }
-                        ib += ei;
-                    }
-                    // SAFETY: destination rows `jt .. je <= fj` at units `it .. te <= fi` (the caller's
-                    // contract), from the scratch rows written just above.
-                    unsafe { write_out(b, &mut cols, je - jt, (it * W) as isize, pitch, (te - it) * W) };
-                    jt = je;
-                }
-                it = te;
-            }
-        }
-    };
+/// The register block of the tiles: source rows and units per block.
+#[inline(always)]
+pub(super) fn block_shape<I: Isa, const W: usize, const L: usize>(full: bool) -> (usize, usize) {
+    if full {
+        (32 / W, 32 / W)
+    } else if L == 1 {
+        (1, 1)
+    } else {
+        (L, L * I::LANES)
+    }
 }
 
-tile_loops!(
-    /// [`tile_loops`] with SSE2 register blocks of `L x L` units.
-    ///
-    /// # Safety
-    /// As [`plan`], over source rows `lo .. hi` and `fj` units, one repetition.
-    #[inline(always)]
-    tiles<W, L>,
-    L,
-    L,
-    micro
-);
-
-tile_loops!(
-    /// [`tile_loops`] with AVX2 register blocks (`8 x 8` four-byte units, `4 x 4` eight-byte units).
-    ///
-    /// # Safety
-    /// As [`plan`], over source rows `lo .. hi` and `fj` units (multiples of `32 / W`), one repetition; the CPU
-    /// runs AVX2.
-    #[target_feature(enable = "avx2")]
-    tiles_avx<W>,
-    32 / W,
-    32 / W,
-    micro_avx
-);
+/// The tiles of a transpose over source rows `lo .. hi` (multiples of the block's rows) and `fj` units (a
+/// multiple of `L`): each tile transposed into the scratch tile in register blocks, then written out row by row.
+/// The blocks are the lane-parallel `L x L * lanes` blocks of `isa` ([`micro`]), or with `full` AVX2's `8 x 8`
+/// and `4 x 4` blocks of 32-byte rows ([`micro_avx`]); the columns of a tile past the last whole block go in SSE2
+/// blocks.
+///
+/// # Safety
+/// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `full` only with `W` of 4
+/// or 8 and the CPU running AVX2, and then `hi - lo` and `fj` multiples of `32 / W`.
+#[inline(always)]
+pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
+    isa: I,
+    full: Option<Avx2>,
+    b: &Block,
+    lo: usize,
+    hi: usize,
+    fj: usize,
+) {
+    let (ei, ej) = block_shape::<I, W, L>(full.is_some());
+    let ti = tile_rows(W, ei, hi - lo, fj, b.scratch);
+    let pitch = pitch(ti * W);
+    let room = (b.scratch / pitch).min(fj);
+    // Whole blocks per tile, else whole SSE2 blocks (`room` is at least 56 units: `pitch` is at most 576 bytes
+    // for a scratch of 32 KiB, unless the source rows are short and a tile holds all `fj` columns).
+    let tj = if room == fj {
+        fj
+    } else if room >= ej {
+        room / ej * ej
+    } else {
+        room / L * L
+    };
+    // Bands of blocks stacked so that each writes whole lines of the scratch rows, while a band has at most as
+    // many rows as the L1 has ways (rows a power of two apart share a set: more would evict one another).
+    let eb = ei * (64 / (ei * W)).min(b.ways / ei).max(1);
+    // Each row of a band is prefetched `lead` bytes ahead of its reads (the prefetch distance shared by the
+    // band's rows), the last `lead` bytes of a run spilling into the next band; rows shorter than a line are
+    // left to the hardware prefetchers.
+    let lead = (b.prefetch / eb / 64 * 64).max(64);
+    // The rows of the band, and of the next band (for the prefetches), filled band by band.
+    let (mut from, mut next) = ([b.ps; 64], [b.ps; 64]);
+    let mut it = lo;
+    while it < hi {
+        let te = (it + ti).min(hi);
+        let first = b.g.src_rows(it);
+        let mut cols = b.g.dst_rows(0);
+        let mut jt = 0;
+        while jt < fj {
+            let je = (jt + tj).min(fj);
+            let run = (je - jt) * W;
+            let ahead = run >= 64;
+            let mut rows = first;
+            let mut later = first;
+            for _ in 0..eb.min(te - it) {
+                later.next();
+            }
+            let mut ib = it;
+            while ib < te {
+                let nb = eb.min(te - ib);
+                for f in from.iter_mut().take(nb) {
+                    *f = b.ps.wrapping_offset(rows.next() + (jt * W) as isize);
+                }
+                let pre = if ahead { eb.min(te - ib - nb) } else { 0 };
+                for n in next.iter_mut().take(pre) {
+                    *n = b.ps.wrapping_offset(later.next() + (jt * W) as isize);
+                }
+                // The next line to prefetch (bytes into the band's rows); the first band of a tile prefetches its
+                // first lines now, the others had theirs from the band before.
+                let mut line = 0;
+                if ib == it && ahead {
+                    while line < lead.min(run) {
+                        from.iter().take(nb).for_each(|f| prefetch(f.wrapping_add(line)));
+                        line += 64;
+                    }
+                } else {
+                    line = lead.min(run.next_multiple_of(64));
+                }
+                // In bounds: source rows `ib .. ib + nb <= hi` at units `jb .. jb + ej <= je`; scratch rows
+                // `jb - jt .. + ej <= tj` (`pitch` apart) at units `ib - it .. + nb <= ti` (`tj * pitch` is within
+                // the scratch).
+                let to_at = |jb: usize, r: usize| b.tile.wrapping_add((jb - jt) * pitch + (ib + r - it) * W);
+                let mut jb = jt;
+                while jb + ej <= je {
+                    let x = (jb - jt) * W;
+                    while ahead && line <= x + lead {
+                        if line < run {
+                            from.iter().take(nb).for_each(|f| prefetch(f.wrapping_add(line - x)));
+                        } else if line - run < run {
+                            next.iter().take(pre).for_each(|n| prefetch(n.wrapping_add(line - run)));
+                        }
+                        line += 64;
+                    }
+                    for r in (0..nb).step_by(ei) {
+                        let to = to_at(jb, r);
+                        // SAFETY: the pointers above lie within the caller's block and the scratch tile; the
+                        // blocks match the caller's instruction set.
+                        unsafe {
+                            match full {
+                                Some(_) => micro_avx::<W>(&from[r..], to, pitch, b.inner),
+                                None if L == 1 => unit::<W>(from[r], to, b.inner),
+                                None => micro::<I, W, L>(isa, &from[r..], to, pitch, b.inner),
+                            }
+                        }
+                    }
+                    from.iter_mut().take(nb).for_each(|f| *f = f.wrapping_add(ej * W));
+                    jb += ej;
+                }
+                // The columns past the last whole block: SSE2 blocks of `L x L`, `L` rows at a time.
+                while jb < je {
+                    for r in (0..nb).step_by(L) {
+                        // SAFETY: as above, `L` rows and `L` units within the tile.
+                        unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], to_at(jb, r), pitch, b.inner) };
+                    }
+                    from.iter_mut().take(nb).for_each(|f| *f = f.wrapping_add(L * W));
+                    jb += L;
+                }
+                ib += nb;
+            }
+            // SAFETY: destination rows `jt .. je <= fj` at units `it .. te <= fi` (the caller's contract), from the
+            // scratch rows written just above.
+            unsafe { write_out(b, &mut cols, je - jt, (it * W) as isize, pitch, (te - it) * W) };
+            jt = je;
+        }
+        it = te;
+    }
+}
 
 /// Bytes between the scratch rows of a tile whose rows hold `row` bytes: one line more when `row` is a multiple
 /// of 1 KiB, so that the rows a register block writes at once fall in different sets of the L1 cache (rows 4 KiB
 /// apart all fall in one: byte transposes with 4 KiB rows ran at two thirds of the speed of padded ones).
 const fn pitch(row: usize) -> usize {
-    if row % 1024 == 0 {
+    if row.is_multiple_of(1024) {
         row + 64
     } else {
         row
     }
 }
 
-/// `K < L` source rows interleaved, `L` columns at a time over `fj` (a multiple of `L`), straight to the
-/// destination.
+/// Pieces of a destination gathered in the scratch tile while they follow one another in the destination, then
+/// written out as one run ([`put`]: whole lines streamed when asked).
+pub(super) struct Runs {
+    stream: bool,
+    tile: *mut u8,
+    cap: usize,
+    start: *mut u8,
+    len: usize,
+}
+
+impl Runs {
+    /// Runs gathered in `cap` bytes of the scratch tile from `tile`.
+    pub(super) fn new(tile: *mut u8, cap: usize, stream: bool) -> Runs {
+        Runs { stream, tile, cap, start: tile, len: 0 }
+    }
+
+    /// Where to put the next `n` bytes of the destination, which go to `to`: the end of the gathered run when
+    /// `to` continues it and the tile has room, else the start of the tile once the run is written out.
+    ///
+    /// # Safety
+    /// Every run gathered lies in the destination (writable); `n` is at most `cap`.
+    #[inline(always)]
+    unsafe fn next(&mut self, to: *mut u8, n: usize) -> *mut u8 {
+        if to != self.start.wrapping_add(self.len) || self.len + n > self.cap {
+            // SAFETY: the caller's contract.
+            unsafe { self.flush() };
+            self.start = to;
+        }
+        let at = self.tile.wrapping_add(self.len);
+        self.len += n;
+        at
+    }
+
+    /// Writes out the gathered run.
+    ///
+    /// # Safety
+    /// As [`Runs::next`].
+    #[inline(always)]
+    pub(super) unsafe fn flush(&mut self) {
+        if self.len > 0 {
+            // SAFETY: the run lies in the destination (the caller's contract) and was gathered in the tile.
+            unsafe { put(self.start, self.tile, self.len, self.stream) };
+        }
+        self.len = 0;
+    }
+}
+
+/// The most source rows an [`interleave`] reads at once (`K` per repetition interleaved together): the eight
+/// quads of a `(32,128)(4,1)` tile together, 32 rows of 128 bytes per tile, ran at 0.6 of `memcpy` on an AMD EPYC,
+/// two at a time at 1.0-1.1.
+const STREAMS: usize = 8;
+
+/// Bytes of the scratch tile a run of [`Runs`] gathers at most: runs this long stream as well as longer ones, and
+/// stay in the first-level cache.
+const RUN_BYTES: usize = 4096;
+
+/// `K < L` source rows interleaved, over `fj` columns (a multiple of `L`), into a destination whose columns are
+/// adjacent in runs of `nj0` (a multiple of `L`; `dj0 == K * W`): `L * lanes` columns at a time, gathered into
+/// runs ([`Runs`]). The repetitions that continue one another in the destination (the other row pairs of a
+/// `(2,1)` tile, the other quads of a `(4,1)` tile) run run by run, all of them per run: the destination is
+/// then written in order, in one long run per row of tiles.
 ///
 /// # Safety
-/// As [`plan`], with `ni == K`.
+/// As [`super::plan`], with `ni == K`; the columns adjacent as above.
 #[inline(always)]
-pub(super) unsafe fn interleave<const W: usize, const L: usize, const K: usize>(b: &Block, fj: usize) {
+pub(super) unsafe fn interleave<I: Isa, const W: usize, const L: usize, const K: usize>(isa: I, b: &Block, fj: usize) {
+    let g = &b.g;
+    let run = g.nj0 * K * W;
+    let mut group = if b.reps.dst == run as isize { b.reps.n } else { 1 };
+    while group > 1 && (group * K > STREAMS || !b.reps.n.is_multiple_of(group)) {
+        group -= 1;
+    }
+    let reps = b.reps.n / group;
+    // Each source row is prefetched this far ahead of its reads: the kernel's share of the distance, a line at
+    // least.
+    let ahead = ((b.prefetch / (group * K)) / 64 * 64).max(64) as isize;
+    let mut out = Runs::new(b.tile, RUN_BYTES, b.stream);
+    for r in 0..reps {
+        let mut j1 = 0;
+        while j1 < fj {
+            let end = (j1 + g.nj0).min(fj);
+            for k in 0..group {
+                let rep = b.rep(r * group + k);
+                let mut rows = [rep.ps; K];
+                for (q, row) in rows.iter_mut().enumerate() {
+                    *row = rep.ps.wrapping_offset(g.src_row(q) + (j1 * W) as isize);
+                }
+                let to = rep.pd.wrapping_offset(g.dst_row(j1));
+                let mut jb = j1;
+                while jb + L * I::LANES <= end {
+                    for row in &rows {
+                        prefetch(row.wrapping_offset(ahead));
+                    }
+                    // SAFETY: rows `0..K` at columns `jb .. jb + L * lanes <= fj` of the repetition, whose
+                    // destination pieces follow one another from `to` (adjacent columns within one run of `nj0`).
+                    unsafe { zip_piece::<I, W, L, K>(isa, &mut rows, &mut out, to.wrapping_add((jb - j1) * K * W)) };
+                    jb += L * I::LANES;
+                }
+                while jb < end {
+                    // SAFETY: as above, `L` columns.
+                    unsafe {
+                        zip_piece::<Sse2, W, L, K>(Sse2, &mut rows, &mut out, to.wrapping_add((jb - j1) * K * W))
+                    };
+                    jb += L;
+                }
+            }
+            j1 = end;
+        }
+    }
+    // SAFETY: the last run gathered lies in the destination.
+    unsafe { out.flush() };
+}
+
+/// `K < L` source rows interleaved, `L` columns at a time over `fj` (a multiple of `L`), into a destination
+/// whose columns are not adjacent: each column's `K` units copied on their own.
+///
+/// # Safety
+/// As [`super::plan`], with `ni == K`, one repetition.
+#[inline(always)]
+pub(super) unsafe fn interleave_pieces<const W: usize, const L: usize, const K: usize>(b: &Block, fj: usize) {
     let per = L / K; // columns per vector
     let piece = K * W; // bytes per column
     let g = &b.g;
-    let adjacent = g.dj0 == piece as isize && g.nj0 % L == 0;
     let mut rows = [0isize; K];
     for (r, row) in rows.iter_mut().enumerate() {
         *row = g.src_row(r);
@@ -147,27 +300,18 @@ pub(super) unsafe fn interleave<const W: usize, const L: usize, const K: usize>(
     let mut cols = g.dst_rows(0);
     let mut jb = 0;
     while jb < fj {
-        // SAFETY: rows `0..K` and columns `jb..jb + L <= fj` of the block (the caller's contract); with
-        // `adjacent` the `L` columns lie one after another (`nj0` is a multiple of `L`, so they share `j1`).
+        // SAFETY: rows `0..K` and columns `jb..jb + L <= fj` of the block (the caller's contract).
         unsafe {
-            let mut v = [zero(); K];
+            let mut v = [Sse2.zero(); K];
             for (x, &row) in v.iter_mut().zip(&rows) {
-                *x = load(b.ps.offset(row + (jb * W) as isize));
+                *x = Sse2.load(b.ps.offset(row + (jb * W) as isize));
             }
-            let v = zip_rows::<K, W>(v);
-            if adjacent {
-                let base = b.pd.offset(cols.next_by(L));
-                for (q, &x) in v.iter().enumerate() {
-                    store(base.add(16 * q), x, b.stream);
-                }
-            } else {
-                for &x in &v {
-                    let mut buf = [0u8; 16];
-                    _mm_storeu_si128(buf.as_mut_ptr() as *mut __m128i, x);
-                    for c in 0..per {
-                        let to = b.pd.offset(cols.next());
-                        core::ptr::copy_nonoverlapping(buf.as_ptr().add(c * piece), to, piece);
-                    }
+            for &x in &zip_rows::<Sse2, K, W>(Sse2, v) {
+                let mut buf = [0u8; 16];
+                Sse2.store(buf.as_mut_ptr(), x);
+                for c in 0..per {
+                    let to = b.pd.offset(cols.next());
+                    core::ptr::copy_nonoverlapping(buf.as_ptr().add(c * piece), to, piece);
                 }
             }
         }
@@ -175,34 +319,104 @@ pub(super) unsafe fn interleave<const W: usize, const L: usize, const K: usize>(
     }
 }
 
-/// `K <= 4` destination rows deinterleaved, `L` source rows at a time over source rows `lo .. hi` (multiples of
-/// `L`), straight to the destination (as many sequential streams), one repetition.
+/// One step of [`interleave`]: `L * lanes` columns of the `K` rows (advanced past them) zipped into `K` vectors
+/// of pieces, which go to the destination at `to` (through `out`).
+///
+/// # Safety
+/// The rows' next `16 * lanes` bytes readable; `to .. + K * 16 * lanes` in the destination.
+#[inline(always)]
+unsafe fn zip_piece<J: Isa, const W: usize, const L: usize, const K: usize>(
+    isa: J,
+    rows: &mut [*const u8; K],
+    out: &mut Runs,
+    to: *mut u8,
+) {
+    let mut v = [isa.zero(); K];
+    for (x, row) in v.iter_mut().zip(rows.iter_mut()) {
+        // SAFETY: the caller's contract.
+        *x = unsafe { isa.load(*row) };
+        *row = row.wrapping_add(16 * J::LANES);
+    }
+    // Pieces in each lane, then lanes in order: vector `q` holds the destination's bytes `q * 16 * lanes ..`.
+    let v = zip_rows::<J, K, 16>(isa, zip_rows::<J, K, W>(isa, v));
+    // SAFETY: the caller's contract; the scratch tile holds `RUN_BYTES >= K * 16 * lanes`.
+    unsafe {
+        let at = out.next(to, K * 16 * J::LANES);
+        for (q, &x) in v.iter().enumerate() {
+            isa.store(at.add(q * 16 * J::LANES), x);
+        }
+    }
+}
+
+/// `K <= 4` destination rows deinterleaved, `L * lanes` source rows at a time over source rows `lo .. hi`
+/// (multiples of `L`), one repetition; the rows past the last whole step in SSE2 steps of `L`. Straight to the
+/// destination with ordinary stores, or, given `runs` (one per destination row), gathered into runs written out
+/// whole lines streamed.
 ///
 /// [`super::by_chunks`] runs the repetitions of a chunk of [`CHUNK_BYTES`] one after the other: they are the
 /// other row pairs of a `(2,1)` tile, the other quad of a `(4,1)` tile, so the source is read in order, a tile
 /// at a time. (A whole row of tiles per repetition read each tile four times, 512 bytes at a time, at a fifth of
-/// the speed of `memcpy` on an AMD EPYC.) Ordinary stores: streaming stores to several destination rows at once
-/// ran at two thirds of their speed there.
+/// the speed of `memcpy` on an AMD EPYC.) Each destination row then takes a piece per chunk: straight to the
+/// destination, streaming stores to several rows at once ran at two thirds of the speed of ordinary ones there,
+/// while gathered into runs of kilobytes they run at the speed of the tiles' write-out (bf16 `(2,1)` untiling:
+/// 0.78 of `memcpy` with ordinary stores, 1.15 streamed from runs).
 ///
 /// # Safety
-/// As [`plan`], with `nj == K`, over source rows `lo .. hi`, one repetition.
+/// As [`super::plan`], with `nj == K`, over source rows `lo .. hi`, one repetition; `runs` gather into distinct
+/// parts of the scratch tile.
 #[inline(always)]
-pub(super) unsafe fn deinterleave<const W: usize, const L: usize, const K: usize>(b: &Block, lo: usize, hi: usize) {
+pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const K: usize>(
+    isa: I,
+    b: &Block,
+    lo: usize,
+    hi: usize,
+    mut runs: Option<&mut [Runs]>,
+) {
     let g = &b.g;
-    let adjacent = g.si0 == (K * W) as isize && g.ni0 % L == 0;
+    let adjacent = g.si0 == (K * W) as isize && g.ni0.is_multiple_of(L);
     let mut cols = [0isize; K];
     for (j, c) in cols.iter_mut().enumerate() {
         *c = g.dst_row(j);
     }
+    // Where destination row `j` takes `n` bytes at unit `ib`: straight, or the end of its run.
+    let mut to = |j: usize, ib: usize, n: usize| {
+        let at = b.pd.wrapping_offset(cols[j] + (ib * W) as isize);
+        match runs.as_deref_mut() {
+            // SAFETY: the run continues in the destination row (the caller's contract); `n` is at most 64 bytes,
+            // less than a run holds.
+            Some(r) => unsafe { r[j].next(at, n) },
+            None => at,
+        }
+    };
     let mut rows = g.src_rows(lo);
     let mut ib = lo;
+    if adjacent && g.ni0.is_multiple_of(L * I::LANES) {
+        while ib + L * I::LANES <= hi {
+            // SAFETY: rows `ib .. ib + L * lanes <= hi` (one after another: `ib` and `ni0` are multiples of the
+            // step, which never crosses a group) and columns `0..K` of the block (the caller's contract).
+            let v = unsafe {
+                let base = b.ps.offset(rows.next_by(L * I::LANES));
+                let mut v = [isa.zero(); K];
+                for (q, x) in v.iter_mut().enumerate() {
+                    *x = isa.load(base.add(16 * I::LANES * q));
+                }
+                // Lanes into the SSE2 order (lane `k` of vector `m`: piece `k * K + m`), then each lane's rows.
+                unzip_rows::<I, K, W>(isa, unzip_rows::<I, K, 16>(isa, v))
+            };
+            for (j, &x) in v.iter().enumerate() {
+                // SAFETY: destination row `j < K` at units `ib .. ib + L * lanes <= hi`, or its run.
+                unsafe { isa.store(to(j, ib, 16 * I::LANES), x) };
+            }
+            ib += L * I::LANES;
+        }
+    }
     while ib < hi {
-        // SAFETY: rows `ib..ib + L <= hi` and columns `0..K` of the block (the caller's contract); with `adjacent`
-        // the `L` rows lie one after another (`ib` and `ni0` are multiples of `L`: no step crosses a group).
-        let v = unsafe { unzip_rows::<K, W>(read_rows::<W, L, K>(b.ps, &mut rows, adjacent)) };
+        // SAFETY: rows `ib .. ib + L <= hi` and columns `0..K` of the block (the caller's contract); with
+        // `adjacent` the `L` rows lie one after another.
+        let v = unsafe { unzip_rows::<Sse2, K, W>(Sse2, read_rows::<W, L, K>(b.ps, &mut rows, adjacent)) };
         for (j, &x) in v.iter().enumerate() {
-            // SAFETY: destination row `j < K` at units `ib .. ib + L <= hi`.
-            unsafe { store(b.pd.offset(cols[j] + (ib * W) as isize), x, false) };
+            // SAFETY: destination row `j < K` at units `ib .. ib + L <= hi`, or its run.
+            unsafe { Sse2.store(to(j, ib, 16), x) };
         }
         ib += L;
     }
@@ -215,17 +429,17 @@ pub(super) const CHUNK_BYTES: usize = 1024;
 /// the scratch tile (more destination rows than sequential streams run well).
 ///
 /// # Safety
-/// As [`plan`], with `nj == K`, one repetition.
+/// As [`super::plan`], with `nj == K`, one repetition.
 #[inline(always)]
 pub(super) unsafe fn deinterleave_wide<const W: usize, const L: usize, const K: usize>(b: &Block, fi: usize) {
     let piece = K * W; // bytes per source row
     let g = &b.g;
-    let adjacent = g.si0 == piece as isize && g.ni0 % L == 0;
-    let ti = (SCRATCH / piece).min(tile_units(W) * 4) / L * L;
+    let adjacent = g.si0 == piece as isize && g.ni0.is_multiple_of(L);
+    let ti = (b.scratch / piece).min(tile_units(W) * 4) / L * L;
     let mut rows = g.src_rows(0);
-    // The source rows `PREFETCH_BYTES` ahead, prefetched: tiles make many short runs, which the hardware
+    // The source rows the prefetch distance ahead, prefetched: tiles make many short runs, which the hardware
     // prefetchers do not follow.
-    let (steps, distance) = (if adjacent { fi / L } else { 0 }, (PREFETCH_BYTES / (L * piece)).max(1));
+    let (steps, distance) = (if adjacent { fi / L } else { 0 }, (b.prefetch / (L * piece)).max(1));
     let mut ahead = rows;
     for _ in 0..distance.min(steps) {
         ahead.next_by(L);
@@ -242,11 +456,11 @@ pub(super) unsafe fn deinterleave_wide<const W: usize, const L: usize, const K: 
             step += 1;
             // SAFETY: rows `ib..ib + L <= fi` and columns `0..K` of the block (the caller's contract); with
             // `adjacent` the `L` rows lie one after another. Scratch row `j < K` at units `ib - it .. + L <= ti`,
-            // within `SCRATCH` (`K * ti * W` is at most `SCRATCH`).
+            // within the scratch (`K * ti * W` is at most its size).
             unsafe {
-                let v = unzip_rows::<K, W>(read_rows::<W, L, K>(b.ps, &mut rows, adjacent));
+                let v = unzip_rows::<Sse2, K, W>(Sse2, read_rows::<W, L, K>(b.ps, &mut rows, adjacent));
                 for (j, &x) in v.iter().enumerate() {
-                    store(b.tile.add(j * ti * W + (ib - it) * W), x, false);
+                    Sse2.store(b.tile.add(j * ti * W + (ib - it) * W), x);
                 }
             }
             ib += L;
@@ -268,15 +482,15 @@ unsafe fn read_rows<const W: usize, const L: usize, const K: usize>(
     ps: *const u8,
     rows: &mut Walk,
     adjacent: bool,
-) -> [__m128i; K] {
+) -> [core::arch::x86_64::__m128i; K] {
     let piece = K * W;
-    let mut v = [zero(); K];
+    let mut v = [Sse2.zero(); K];
     // SAFETY: the caller's contract.
     unsafe {
         if adjacent {
             let base = ps.offset(rows.next_by(L));
             for (q, x) in v.iter_mut().enumerate() {
-                *x = load(base.add(16 * q));
+                *x = Sse2.load(base.add(16 * q));
             }
         } else {
             let mut buf = [0u8; 256];
@@ -284,7 +498,7 @@ unsafe fn read_rows<const W: usize, const L: usize, const K: usize>(
                 core::ptr::copy_nonoverlapping(ps.offset(rows.next()), buf.as_mut_ptr().add(r * piece), piece);
             }
             for (q, x) in v.iter_mut().enumerate() {
-                *x = load(buf.as_ptr().add(16 * q));
+                *x = Sse2.load(buf.as_ptr().add(16 * q));
             }
         }
     }

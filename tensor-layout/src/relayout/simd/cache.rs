@@ -1,0 +1,220 @@
+//! The caches of the CPU, as it reports them, and the sizes the kernels choose from them.
+//!
+//! CPUID describes every cache level: leaf 4 on Intel, leaf `0x8000_001D` on AMD (with the topology extensions;
+//! before them, AMD's leaves `0x8000_0005` and `0x8000_0006`). Each descriptor gives ways, partitions, line size
+//! and sets, whose product is the size. The caches are read once, at the first relayout, and kept in atomics (no
+//! `std` needed). Under Miri, which runs no CPUID, and on a CPU that reports nothing usable, [`FALLBACK`] stands
+//! in.
+//!
+//! What is chosen from them:
+//! - the scratch tile of the transposes ([`Caches::scratch`]): a quarter of the second-level cache, so that the
+//!   tile stays there with the lines in flight on both sides, at most the buffer on the stack;
+//! - how far ahead the kernels prefetch ([`Caches::prefetch`]): an eighth of the first-level cache, so that the
+//!   prefetched lines are still there when they are read;
+//! - from which size a relayout writes with streaming stores ([`Caches::stream_from`]): a quarter of the last
+//!   level, the rule of glibc's `memcpy` (2.38 on): below it source and destination stay in the cache, and
+//!   ordinary stores leave the destination there for whoever reads it next.
+
+use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+
+/// The sizes of the caches of one core, in bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Caches {
+    /// The first-level data cache.
+    pub(crate) l1: usize,
+    /// Its ways: lines whose addresses are a multiple of `l1 / ways` apart share a set.
+    pub(crate) l1_ways: usize,
+    /// The second-level cache.
+    pub(crate) l2: usize,
+    /// The last level (the third, or the second where there is no third).
+    pub(crate) last: usize,
+}
+
+/// What a CPU that reports nothing usable is taken to have: the smallest of the x86-64 server and desktop cores
+/// of the last ten years.
+pub(crate) const FALLBACK: Caches = Caches { l1: 32 << 10, l1_ways: 8, l2: 256 << 10, last: 8 << 20 };
+
+/// The largest scratch tile (bytes): the buffer the transposes keep on the stack.
+pub(crate) const SCRATCH_MAX: usize = 256 << 10;
+
+/// Destinations below this many bytes are never streamed, whatever the caches.
+const STREAM_MIN: usize = 4 << 20;
+
+impl Caches {
+    /// The caches of this CPU (read once; later calls are two loads).
+    #[inline]
+    pub(crate) fn get() -> Caches {
+        let c = Caches {
+            l1: L1.load(Relaxed),
+            l1_ways: WAYS.load(Relaxed),
+            l2: L2.load(Relaxed),
+            last: LAST.load(Relaxed),
+        };
+        if c.l1 != 0 {
+            return c;
+        }
+        let c = read().sane();
+        // Racing first calls store the same values.
+        WAYS.store(c.l1_ways, Relaxed);
+        L2.store(c.l2, Relaxed);
+        LAST.store(c.last, Relaxed);
+        L1.store(c.l1, Relaxed);
+        c
+    }
+
+    /// Every level within reason (a hypervisor may report zeros, or nothing at all), each at least the level
+    /// below it.
+    fn sane(self) -> Caches {
+        let pick = |x: usize, lo: usize, hi: usize, fallback: usize| if (lo..=hi).contains(&x) { x } else { fallback };
+        let l1 = pick(self.l1, 8 << 10, 1 << 20, FALLBACK.l1);
+        let l1_ways = pick(self.l1_ways, 2, 64, FALLBACK.l1_ways);
+        let l2 = pick(self.l2, 64 << 10, 64 << 20, FALLBACK.l2).max(l1);
+        let last = pick(self.last, 64 << 10, 4 << 30, FALLBACK.last.max(l2)).max(l2);
+        Caches { l1, l1_ways, l2, last }
+    }
+
+    /// Bytes of the scratch tile of a transpose: a quarter of the second-level cache, between 32 KiB and
+    /// [`SCRATCH_MAX`].
+    pub(crate) const fn scratch(&self) -> usize {
+        let s = self.l2 / 4;
+        if s < 32 << 10 {
+            32 << 10
+        } else if s > SCRATCH_MAX {
+            SCRATCH_MAX
+        } else {
+            s
+        }
+    }
+
+    /// How many bytes ahead of their reads the kernels prefetch: a sixteenth of the first-level cache, between
+    /// 1 and 4 KiB (memory latency times bandwidth is about 2 KiB on one core; on an AMD EPYC with a 32 KiB L1,
+    /// untiling ran at 0.8 of `memcpy` prefetching 2 KiB ahead, at 0.7 prefetching 4 KiB ahead).
+    pub(crate) const fn prefetch(&self) -> usize {
+        let p = self.l1 / 16;
+        if p < 1 << 10 {
+            1 << 10
+        } else if p > 4 << 10 {
+            4 << 10
+        } else {
+            p
+        }
+    }
+
+    /// Destinations of at least this many bytes are written with streaming stores: a quarter of the last level,
+    /// at least 4 MiB.
+    pub(crate) const fn stream_from(&self) -> usize {
+        let s = self.last / 4;
+        if s < STREAM_MIN {
+            STREAM_MIN
+        } else {
+            s
+        }
+    }
+}
+
+static L1: AtomicUsize = AtomicUsize::new(0);
+static WAYS: AtomicUsize = AtomicUsize::new(0);
+static L2: AtomicUsize = AtomicUsize::new(0);
+static LAST: AtomicUsize = AtomicUsize::new(0);
+
+/// The size and the ways of the cache one CPUID descriptor (leaf 4 or `0x8000_001D`) describes: ways times
+/// partitions times line size times sets, each field stored less one.
+pub(crate) const fn descriptor(ebx: u32, ecx: u32) -> (usize, usize) {
+    let ways = (ebx >> 22) as usize + 1;
+    let partitions = ((ebx >> 12) & 0x3ff) as usize + 1;
+    let line = (ebx & 0xfff) as usize + 1;
+    (ways * partitions * line * (ecx as usize + 1), ways)
+}
+
+/// The caches from a list of descriptors `(eax, ebx, ecx)` in CPUID's order; zero for a level not listed.
+pub(crate) fn from_descriptors(descriptors: impl IntoIterator<Item = (u32, u32, u32)>) -> Caches {
+    let mut c = Caches { l1: 0, l1_ways: 0, l2: 0, last: 0 };
+    for (eax, ebx, ecx) in descriptors {
+        // Type 0: no more caches; 2: instructions only.
+        match eax & 0x1f {
+            0 => break,
+            2 => continue,
+            _ => {}
+        }
+        let (size, ways) = descriptor(ebx, ecx);
+        match (eax >> 5) & 7 {
+            1 => (c.l1, c.l1_ways) = (size, ways),
+            2 => c.l2 = size,
+            _ => c.last = size,
+        }
+    }
+    if c.last == 0 {
+        c.last = c.l2;
+    }
+    c
+}
+
+#[cfg(not(miri))]
+fn read() -> Caches {
+    use core::arch::x86_64::__cpuid_count;
+    let descriptors = |leaf: u32| (0..16).map(move |k| __cpuid_count(leaf, k)).map(|r| (r.eax, r.ebx, r.ecx));
+    let max_basic = __cpuid_count(0, 0).eax;
+    let max_extended = __cpuid_count(0x8000_0000, 0).eax;
+    if max_basic >= 4 && __cpuid_count(4, 0).eax & 0x1f != 0 {
+        return from_descriptors(descriptors(4));
+    }
+    let topology = max_extended >= 0x8000_0001 && __cpuid_count(0x8000_0001, 0).ecx & (1 << 22) != 0;
+    if topology && max_extended >= 0x8000_001d {
+        return from_descriptors(descriptors(0x8000_001d));
+    }
+    if max_extended >= 0x8000_0006 {
+        // AMD's older leaves: L1 data KiB in ECX[31:24] of 0x8000_0005, its ways in ECX[23:16]; L2 KiB in
+        // ECX[31:16] and L3 in 512 KiB units in EDX[31:18] of 0x8000_0006.
+        let r = __cpuid_count(0x8000_0005, 0);
+        let (l1, l1_ways) = ((r.ecx >> 24) as usize * 1024, ((r.ecx >> 16) & 0xff) as usize);
+        let r = __cpuid_count(0x8000_0006, 0);
+        let (l2, l3) = ((r.ecx >> 16) as usize * 1024, (r.edx >> 18) as usize * (512 << 10));
+        return Caches { l1, l1_ways, l2, last: if l3 > 0 { l3 } else { l2 } };
+    }
+    FALLBACK
+}
+
+/// Miri runs no CPUID: no caches reported ([`Caches::sane`] then takes [`FALLBACK`]).
+#[cfg(miri)]
+fn read() -> Caches {
+    from_descriptors([])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Descriptors as an AMD EPYC (Zen 4) reports them in leaf `0x8000_001D`: 32 KiB 8-way L1 data, the L1
+    /// instructions, 1 MiB 8-way L2, 32 MiB 16-way L3, then the end of the list.
+    #[test]
+    fn descriptors_give_the_sizes_of_each_level() {
+        let zen4 = [
+            (0x121, 0x01c0_003f, 0x3f),
+            (0x122, 0x01c0_003f, 0x3f),
+            (0x143, 0x01c0_003f, 0x7ff),
+            (0x4163, 0x03c0_003f, 0x7fff),
+            (0, 0, 0),
+        ];
+        let c = from_descriptors(zen4);
+        assert_eq!(c, Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, last: 32 << 20 });
+        assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 2 << 10, 8 << 20));
+        // Intel's leaf 4 for a 48 KiB 12-way L1, 2 MiB 16-way L2 and a 260 MiB L3 (20 ways, 212,992 sets).
+        let xeon = [(0x121, 0x02c0_003f, 0x3f), (0x143, 0x03c0_003f, 0x7ff), (0x163, 0x04c0_003f, 0x3_3fff)];
+        let c = from_descriptors(xeon);
+        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, last: 260 << 20 });
+        assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 3 << 10, 65 << 20));
+        // No third level: the second is the last; a small L2 gives a small scratch tile.
+        let small = from_descriptors([(0x121, 0x01c0_003f, 0x3f), (0x143, 0x01c0_003f, 0x1ff)]);
+        assert_eq!((small.last, small.scratch()), (256 << 10, 64 << 10));
+    }
+
+    /// Zeros and nonsense from a hypervisor fall back level by level; the levels never shrink going out.
+    #[test]
+    fn unreported_levels_fall_back() {
+        assert_eq!(Caches { l1: 0, l1_ways: 0, l2: 0, last: 0 }.sane(), FALLBACK);
+        let c = Caches { l1: 48 << 10, l1_ways: 12, l2: 0, last: 1 << 40 }.sane();
+        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: FALLBACK.l2, last: FALLBACK.last });
+        let c = Caches::get();
+        assert!(c.l1 <= c.l2 && c.l2 <= c.last && c == Caches::get());
+    }
+}

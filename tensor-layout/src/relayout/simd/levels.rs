@@ -1,0 +1,133 @@
+//! Tests of the SIMD kernels on every instruction set the CPU runs (SSE2, AVX2, AVX-512: the kernels of one
+//! thread capped with [`with_level`]), streaming or not whatever the size, against a naive reference: for every
+//! logical index, the destination slot of its offset holds the source slot of its offset (offsets from scratch,
+//! `ArrayShape::offset`), and no other slot is written.
+extern crate std;
+
+use std::string::String;
+use std::vec::Vec;
+use std::{format, vec};
+
+use tensor_layout_core::ArrayShape;
+
+use super::super::io::{Io, Region};
+use super::super::{execute, kernels};
+use super::isa::{with_level, Level};
+use crate::axes::{Axes, Side};
+use crate::view::Scalar;
+
+/// `(destination slot, source slot)` of every logical index of `a` into `b`, offsets from scratch.
+fn reference(a: &ArrayShape, b: &ArrayShape) -> Vec<(usize, usize)> {
+    let dims: Vec<usize> = (0..a.rank()).map(|d| a.dim_size(d).unwrap()).collect();
+    let mut out = Vec::new();
+    let mut i = vec![0usize; dims.len()];
+    if dims.contains(&0) {
+        return out;
+    }
+    loop {
+        out.push((b.offset(&i).unwrap(), a.offset(&i).unwrap()));
+        // The next index, last dimension fastest.
+        let mut d = dims.len();
+        loop {
+            if d == 0 {
+                return out;
+            }
+            d -= 1;
+            i[d] += 1;
+            if i[d] < dims[d] {
+                break;
+            }
+            i[d] = 0;
+        }
+    }
+}
+
+/// Relayouts `a` into `b` with the kernels capped at `level`, both slices `skew` elements into larger buffers;
+/// a description of the first wrong slot, if any (`pairs`: the reference of `a` into `b`).
+fn run<E: Scalar>(
+    a: &str,
+    b: &str,
+    pairs: &[(usize, usize)],
+    level: Level,
+    stream: bool,
+    skew: usize,
+) -> Option<String> {
+    let (sa, sb) = (ArrayShape::parse(a).unwrap(), ArrayShape::parse(b).unwrap());
+    let dims: Vec<usize> = (0..sa.rank()).map(|d| sa.dim_size(d).unwrap()).collect();
+    let (na, nb) = (sa.storage_elements().unwrap() as usize, sb.storage_elements().unwrap() as usize);
+    let value = |s: usize| E::from_scalar_bits((s as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5a);
+    let guard = E::from_scalar_bits(0x33);
+    let src: Vec<E> = (0..na + skew).map(|s| value(s.wrapping_sub(skew))).collect();
+    let mut buf = vec![guard; nb + 2 * skew + 1];
+    let (pa, pb) = (sa.digit_plan().unwrap(), sb.digit_plan().unwrap());
+    let axes = Axes::new(&dims, Side::Digits(&pa), Side::Digits(&pb)).unwrap();
+    with_level(level, || {
+        let mut io = Io { src: &src[skew..], src_base: 0, dst: &mut buf[skew..skew + nb], dst_base: 0, stream };
+        execute(&axes, &Region::whole(&dims), &mut io);
+        kernels::finish(stream);
+    });
+    let mut want = vec![guard; buf.len()];
+    for &(to, from) in pairs {
+        want[skew + to] = value(from);
+    }
+    let k = buf.iter().zip(&want).position(|(x, y)| x.to_scalar_bits() != y.to_scalar_bits())?;
+    Some(format!(
+        "{a} -> {b} ({level:?}, stream {stream}, skew {skew}): slot {}: got {:#x}, want {:#x}",
+        k as isize - skew as isize,
+        buf[k].to_scalar_bits(),
+        want[k].to_scalar_bits()
+    ))
+}
+
+/// Both directions at every level the CPU runs, streaming and not, at skews 0, 1 and 3.
+fn both(a: &str, b: &str) {
+    let bits = ArrayShape::parse(a).unwrap().element_bits();
+    let top = Level::get();
+    for (x, y) in [(a, b), (b, a)] {
+        let pairs = reference(&ArrayShape::parse(x).unwrap(), &ArrayShape::parse(y).unwrap());
+        for level in [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= top) {
+            for (stream, skew) in [(false, 0), (true, 0), (true, 1), (false, 3), (true, 3)] {
+                let wrong = match bits {
+                    8 => run::<u8>(x, y, &pairs, level, stream, skew),
+                    16 => run::<u16>(x, y, &pairs, level, stream, skew),
+                    32 => run::<u32>(x, y, &pairs, level, stream, skew),
+                    64 => run::<u64>(x, y, &pairs, level, stream, skew),
+                    _ => run::<[f64; 2]>(x, y, &pairs, level, stream, skew),
+                };
+                assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
+            }
+        }
+    }
+}
+
+/// Transposes of every unit width, at sizes that reach the widest register blocks (64 bytes of each row: 64 byte
+/// columns, 32 bf16, 16 f32, 8 f64), the SSE2 blocks past them and the portable edges, in several tiles.
+#[test]
+fn transposes_at_every_level() {
+    both("u8[67,200]", "u8[67,200]{0,1}");
+    both("u8[600,150]", "u8[600,150]{0,1}");
+    both("bf16[70,150]", "bf16[70,150]{0,1}");
+    both("bf16[300,90]", "bf16[300,90]{0,1}");
+    both("f32[37,90]", "f32[37,90]{0,1}");
+    both("f32[260,130]", "f32[260,130]{0,1}");
+    both("f64[33,70]", "f64[33,70]{0,1}");
+    both("c128[9,20]", "c128[9,20]{0,1}");
+    both("f32[5,40,70]{2,1,0}", "f32[5,40,70]{0,1,2}");
+    both("bf16[40,300]", "bf16[40,300]{0,1:T(8,128)(2,1)}");
+    both("u8[40,300]{1,0:T(8,128)(4,1)}", "u8[40,300]{0,1:T(8,128)(4,1)}");
+    both("f32[40,300]{1,0:T(8,128)(2,1)}", "f32[40,300]{0,1:T(8,128)(2,1)}");
+    both("pred[70,300]", "pred[70,300]{0,1:T(32,128)(32,1)}");
+}
+
+/// Interleaves and deinterleaves of pairs, quads and eights: the repetitions that continue a destination run
+/// (the other row pairs and quads of a tile), taller tiles, partial tiles, runs cut by the portable edge.
+#[test]
+fn interleaves_at_every_level() {
+    both("bf16[40,300]", "bf16[40,300]{1,0:T(8,128)(2,1)}");
+    both("bf16[19,260]", "bf16[19,260]{1,0:T(16,128)(2,1)}");
+    both("u8[40,300]", "u8[40,300]{1,0:T(8,128)(4,1)}");
+    both("u8[70,270]", "u8[70,270]{1,0:T(32,128)(4,1)}");
+    both("u8[40,300]", "u8[40,300]{1,0:T(8,128)(8,1)}");
+    both("f32[24,100]", "f32[24,100]{1,0:T(8,64)(2,1)}");
+    both("bf16[3,20,300]{2,1,0}", "bf16[3,20,300]{2,1,0:T(8,128)(2,1)}");
+}
