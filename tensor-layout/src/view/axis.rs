@@ -128,21 +128,30 @@ impl<L: StaticLayout, const D: usize> Axis<L, D> {
     pub fn new() -> Self {
         // A constant in the code itself (not a load from the layout's constants), so loops over the axis have a
         // trip count the optimizer sees from the start.
-        let size = const {
-            assert!(D < L::RANK, "the axis is past the layout's rank");
-            L::DIMS[D]
-        };
-        Axis { range: 0..size, layout: PhantomData }
+        const { past_rank::<L, D>() };
+        Self::checked(usize::MAX)
     }
 }
 
 impl<L: StaticLayout, const D: usize> Axis<L, D> {
-    /// The coordinates `0..n` of dimension `D` (at most its size): the valid part of a partial tile.
+    /// The coordinates `0..n` of dimension `D` (at most its size): the valid part of a partial tile. The caller
+    /// checks the rank ([`past_rank`]) where its own caller's line is the one to name.
     #[inline(always)]
     pub(crate) fn upto(n: usize) -> Self {
+        Self::checked(n)
+    }
+
+    /// The coordinates `0..n` of dimension `D` (at most its size), its rank checked by the caller: the size is a
+    /// constant in the code itself (not a load from the layout's constants), so loops over the axis have a trip
+    /// count the optimizer sees from the start.
+    #[inline(always)]
+    fn checked(n: usize) -> Self {
         let size = const {
-            assert!(D < L::RANK, "the axis is past the layout's rank");
-            L::DIMS[D]
+            if D < L::RANK {
+                L::DIMS[D]
+            } else {
+                0
+            }
         };
         Axis { range: 0..n.min(size), layout: PhantomData }
     }
@@ -239,7 +248,8 @@ impl<'a, L: StaticLayout + ViewLayout, E: Scalar> View<'a, L, E> {
     /// ```
     #[inline(always)]
     pub fn axis<const D: usize>(&self) -> Axis<L, D> {
-        Axis::new()
+        const { past_rank::<L, D>() };
+        Axis::checked(usize::MAX)
     }
 }
 
@@ -261,7 +271,28 @@ impl<'a, L: StaticLayout + ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     /// ```
     #[inline(always)]
     pub fn axis<const D: usize>(&self) -> Axis<L, D> {
-        Axis::new()
+        const { past_rank::<L, D>() };
+        Axis::checked(usize::MAX)
+    }
+}
+
+/// A compile error naming the axis and the rank when `D` is past the rank of `L` (checked where `axis` is called,
+/// so the error's note points at the caller's line).
+#[track_caller]
+pub(crate) const fn past_rank<L: StaticLayout, const D: usize>() {
+    if D >= L::RANK {
+        let mut b = tensor_layout_core::print::TextBuf::<{ tensor_layout_core::print::MAX_TEXT + 128 }>::new();
+        b.push_str("axis ");
+        b.push_u64(D as u64);
+        b.push_str(" is past the rank ");
+        b.push_u64(L::RANK as u64);
+        b.push_str(" of `");
+        tensor_layout_core::print::write_array(&mut b, L::SHAPE.as_parsed());
+        b.push_str("`: a view's axes are `axis::<0>()` to `axis::<");
+        b.push_u64(L::RANK.saturating_sub(1) as u64);
+        b.push_str(">()`");
+        let msg = b.as_str();
+        panic!("{}", msg)
     }
 }
 

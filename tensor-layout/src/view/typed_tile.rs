@@ -34,7 +34,7 @@ use core::ops::{Index, IndexMut};
 
 use tensor_layout_core::MAX_RANK;
 
-use super::axis::{Axis, InRange};
+use super::axis::{past_rank, Axis, InRange};
 use super::grid::Coords;
 use super::tile_layout::{StaticTiles, TileViewOf};
 use super::{access::unchecked_offset, Scalar, Tile, TileMut, ViewLayout};
@@ -160,6 +160,7 @@ macro_rules! typed_tile_common {
         /// ```
         #[inline(always)]
         pub fn axis<const D: usize>(&self) -> Axis<TileViewOf<L>, D> {
+            const { past_rank::<TileViewOf<L>, D>() };
             Axis::upto(self.valid_extent(D))
         }
 
