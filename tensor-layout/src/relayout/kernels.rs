@@ -13,7 +13,11 @@ use super::io::{Io, Mode};
 use crate::view::Scalar;
 
 /// Destinations at least this large (bytes) are written with streaming stores.
+#[cfg(not(miri))]
 pub(crate) const STREAM_THRESHOLD: usize = 4 << 20;
+/// Under Miri, small enough that the small-size tests (`tests/miri.rs`) reach the streaming stores.
+#[cfg(miri)]
+pub(crate) const STREAM_THRESHOLD: usize = 4 << 10;
 
 /// Whether a relayout writing `bytes` should use streaming stores.
 #[inline]

@@ -45,7 +45,6 @@ pub struct PackedViewMut<'a, L> {
 
 #[inline]
 fn check_packed<L: ViewLayout>(layout: &L, len: usize) -> Result<u32, ViewError> {
-    const { assert!(L::VALID, "a static layout type written by hand is not a valid layout; use `layout!`") };
     let bits = layout.element_bits();
     if bits == 0 || bits > 64 {
         return Err(ViewError::ElementBits { layout: bits, element: 64 });

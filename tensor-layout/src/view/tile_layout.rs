@@ -35,6 +35,8 @@ use crate::{Bound, Mixed, Static, StaticLayout};
 /// ```
 pub struct InTile<S>(crate::__private::Marker<S>);
 
+impl<S> crate::typed::sealed::Sealed for InTile<S> {}
+
 impl<E: Element, S: Source<E>> Source<E> for InTile<S> {
     const SHAPE: ArrayShape = match S::SHAPE.tile_layout() {
         Ok(s) => s,

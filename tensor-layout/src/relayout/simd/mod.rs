@@ -31,7 +31,13 @@
 //! padding bytes, every element's bytes copied whole), so moving its bytes as integers is sound.
 #![allow(unsafe_code)]
 
-use core::arch::x86_64::{__m128i, _mm_loadu_si128, _mm_sfence, _mm_stream_si128};
+use core::arch::x86_64::{__m128i, _mm_loadu_si128};
+// Miri runs no inline assembly (`_mm_stream_si128` is `movntdq`): an aligned store stands in, checking the same
+// 16-byte alignment.
+#[cfg(miri)]
+use core::arch::x86_64::_mm_store_si128 as _mm_stream_si128;
+#[cfg(not(miri))]
+use core::arch::x86_64::{_mm_sfence, _mm_stream_si128};
 use core::mem::{size_of, size_of_val, MaybeUninit};
 
 use super::io::Mode;
@@ -47,8 +53,14 @@ use tiles::{deinterleave, deinterleave_wide, interleave, tile_rows, tiles, tiles
 /// The store fence that orders streaming stores.
 #[inline]
 pub(super) fn fence() {
+    // Miri has no `_mm_sfence`: a sequentially consistent fence orders at least as much.
+    #[cfg(miri)]
+    core::sync::atomic::fence(core::sync::atomic::Ordering::SeqCst);
     // SAFETY: SSE is part of the x86-64 baseline; a fence has no memory operands.
-    unsafe { _mm_sfence() }
+    #[cfg(not(miri))]
+    unsafe {
+        _mm_sfence()
+    }
 }
 
 /// Whether the CPU runs AVX2 (decided at compile time without `std`).

@@ -2,6 +2,9 @@
 //! (SSE2), `8 x 8` and `4 x 4` blocks of 32-byte rows (AVX2), vector loads and (streaming) stores.
 #![allow(unsafe_code)]
 
+#[cfg(miri)]
+use core::arch::x86_64::_mm_store_si128;
+#[cfg_attr(miri, allow(unused_imports))] // `_mm_stream_si128`, which Miri does not run (see `store`)
 use core::arch::x86_64::{
     __m128i, __m256, __m256d, __m256i, _mm256_castpd_si256, _mm256_castps_si256, _mm256_castsi256_pd,
     _mm256_castsi256_ps, _mm256_loadu_si256, _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_setzero_si256,
@@ -172,7 +175,12 @@ pub(super) unsafe fn store(p: *mut u8, v: __m128i, stream: bool) {
     // SAFETY: the caller's contract; `_mm_stream_si128` only on a 16-byte boundary, `storeu` anywhere.
     unsafe {
         if stream && (p as usize) % 16 == 0 {
-            _mm_stream_si128(p as *mut __m128i, v)
+            // Miri runs no inline assembly (`_mm_stream_si128` is `movntdq`): an aligned store stands in, checking
+            // the same 16-byte alignment.
+            #[cfg(miri)]
+            _mm_store_si128(p as *mut __m128i, v);
+            #[cfg(not(miri))]
+            _mm_stream_si128(p as *mut __m128i, v);
         } else {
             _mm_storeu_si128(p as *mut __m128i, v)
         }
