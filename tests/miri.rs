@@ -143,7 +143,9 @@ fn transposes_of_every_unit_width() {
     both::<u8>("u8[17,18]", "u8[17,18]{0,1}"); // 16x16 blocks of bytes and their edges
     both::<u16>("u16[9,10]", "u16[9,10]{0,1}"); // 8x8
     both::<u32>("f32[9,10]", "f32[9,10]{0,1}"); // 4x4; 8x8 with AVX2
+    both::<u32>("f32[5,6]", "f32[5,6]{0,1}"); // 4x4 even with AVX2 (4 rows: no 8x8 block)
     both::<u64>("f64[5,9]", "f64[5,9]{0,1}"); // 2x2; 4x4 with AVX2
+    both::<u64>("f64[3,5]", "f64[3,5]{0,1}"); // 2x2 even with AVX2
     both::<[f64; 2]>("c128[3,2]", "c128[3,2]{0,1}"); // 16-byte units
     both::<u8>("pred[33,4]", "pred[33,4]{0,1:T(32,4)(32,1)}"); // 32-byte units
 }
@@ -161,6 +163,8 @@ fn interleaves_and_deinterleaves() {
     both::<u16>("bf16[8,16]", "bf16[8,16]{1,0:T(8,8)(2,1)}"); // pairs
     both::<u8>("u8[8,32]", "u8[8,32]{1,0:T(8,16)(4,1)}"); // quads
     both::<u8>("u8[8,32]", "u8[8,32]{1,0:T(8,16)(8,1)}"); // eights
+    both::<u16>("u16[8,16]", "u16[8,16]{1,0:T(8,8)(4,1)}"); // quads of 2 bytes
+    both::<u32>("f32[8,8]", "f32[8,8]{1,0:T(8,4)(2,1)}"); // pairs of 4 bytes
     both::<u16>("bf16[2,8,16]{2,1,0:T(8,8)(2,1)}", "bf16[2,8,16]"); // repeated blocks
 }
 
