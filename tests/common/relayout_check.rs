@@ -27,17 +27,23 @@ pub fn pattern(n: usize, bits: u32) -> Vec<u128> {
 /// Runs `relayout` (runtime layouts) from `a` to `b` with both slices `skew` elements into larger buffers, and
 /// with 2 threads; checks both against the reference and that nothing outside the destination changed.
 pub fn check<E: Scalar + Send + Sync>(a: &str, b: &str, skew: usize) {
+    check_runs::<E>(a, b, &[(skew, 1), (skew, 2)]);
+}
+
+/// [`check`] for each `(skew, threads)` of `runs` (1 thread: `relayout`; more: `relayout_threads`), the reference
+/// computed once.
+pub fn check_runs<E: Scalar + Send + Sync>(a: &str, b: &str, runs: &[(usize, usize)]) {
     let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
     let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());
     let from = pattern(ga.storage_elements(), E::BITS as u32);
     let want = reference(la.shape(), lb.shape(), &from);
-    let mut src: Vec<E> = vec![E::from_scalar_bits(0x11); ga.storage_elements() + 2 * skew];
-    for (x, &v) in src[skew..].iter_mut().zip(&from) {
-        *x = E::from_scalar_bits(v);
-    }
-    let src = &src[skew..skew + ga.storage_elements()];
     let guard = E::from_scalar_bits(0x33);
-    for threads in [1, 2] {
+    for &(skew, threads) in runs {
+        let mut src: Vec<E> = vec![E::from_scalar_bits(0x11); ga.storage_elements() + 2 * skew];
+        for (x, &v) in src[skew..].iter_mut().zip(&from) {
+            *x = E::from_scalar_bits(v);
+        }
+        let src = &src[skew..skew + ga.storage_elements()];
         let mut buf = vec![guard; gb.storage_elements() + 2 * skew + 1];
         let n = gb.storage_elements();
         let dst = &mut buf[skew..skew + n];

@@ -17,7 +17,7 @@ use crate::view::Scalar;
 pub(crate) const STREAM_THRESHOLD: usize = 4 << 20;
 /// Under Miri, small enough that the small-size tests (`tests/miri.rs`) reach the streaming stores.
 #[cfg(miri)]
-pub(crate) const STREAM_THRESHOLD: usize = 4 << 10;
+pub(crate) const STREAM_THRESHOLD: usize = 1 << 10;
 
 /// Whether a relayout writing `bytes` should use streaming stores.
 #[inline]
