@@ -267,35 +267,45 @@ proptest! {
     }
 }
 
-/// Static layout types (their offsets folded at compile time) against `DynLayout` at random indices, through
-/// checked access, coordinates and positions.
+/// Static layout types (their offsets folded at compile time) against `DynLayout`: checked access at every
+/// index and past the bounds, and (rank 2) coordinates from the layout's own axes.
 #[test]
 fn static_layouts_agree_with_dynlayout() {
-    fn check<L>(s: &[f32])
+    fn check<L>() -> Vec<f32>
     where
         L: tensor_layout::StaticLayout + tensor_layout::view::ViewLayout + Into<DynLayout>,
         f32: tensor_layout::view::SameWidth<<L as tensor_layout::view::ViewLayout>::Element>,
     {
         let d: DynLayout = L::default().into();
-        let v = View::new(L::default(), s).unwrap();
-        let dims = L::DIMS;
-        for i in all_indices(dims) {
+        let s: Vec<f32> = (0..L::STORAGE_ELEMENTS).map(|k| k as f32).collect();
+        let v = View::new(L::default(), &s[..]).unwrap();
+        for i in all_indices(L::DIMS) {
             assert_eq!(v.offset(&i), d.offset(&i), "{d} at {i:?}");
+            assert_eq!(v.get(&i).copied(), Ok(d.offset(&i).unwrap() as f32), "{d} at {i:?}");
         }
-        let past: Vec<usize> = dims.to_vec();
-        assert!(
-            matches!(v.get(&past), Err(IndexError::OutOfBounds { .. }) | Err(IndexError::WrongRank { .. }))
-                || dims.is_empty()
-        );
+        if !L::DIMS.is_empty() {
+            assert!(matches!(v.get(L::DIMS), Err(IndexError::OutOfBounds { .. })), "{d}");
+        }
+        assert!(matches!(v.get(&[0; 7]), Err(IndexError::WrongRank { .. })), "{d}");
+        s
     }
-    type A = layout!(f32[3,5]{1,0:T(2,2)});
-    type B = layout!(f32[5,7,3]{0,2,1:T(4,2)(2,1)L(16)});
-    type C = layout!(f32[11,10]{1,0:T(*,3)});
-    type D = layout!(f32[2,0]{1,0:T(*,2)(2,1)});
-    type E = layout!(f32[4,6]{0,1:T(*,4)(2,2)pad(5,7)});
-    check::<A>(&vec![0.0; A::STORAGE_ELEMENTS]);
-    check::<B>(&vec![0.0; B::STORAGE_ELEMENTS]);
-    check::<C>(&vec![0.0; C::STORAGE_ELEMENTS]);
-    check::<D>(&vec![0.0; D::STORAGE_ELEMENTS]);
-    check::<E>(&vec![0.0; E::STORAGE_ELEMENTS]);
+    fn coordinates<L>()
+    where
+        L: tensor_layout::StaticLayout + tensor_layout::view::ViewLayout + Into<DynLayout>,
+        f32: tensor_layout::view::SameWidth<<L as tensor_layout::view::ViewLayout>::Element>,
+    {
+        let s = check::<L>();
+        let v = View::new(L::default(), &s[..]).unwrap();
+        for r in v.axis::<0>() {
+            for c in v.axis::<1>() {
+                assert_eq!(v[(r, c)], *v.get(&[r.get(), c.get()]).unwrap());
+            }
+        }
+    }
+    coordinates::<layout!(f32[3,5]{1,0:T(2,2)})>();
+    coordinates::<layout!(f32[11,10]{1,0:T(*,3)})>();
+    coordinates::<layout!(f32[2,0]{1,0:T(*,2)(2,1)})>();
+    coordinates::<layout!(f32[4,6]{0,1:T(*,4)(2,2)pad(5,7)})>();
+    check::<layout!(f32[5,7,3]{0,2,1:T(4,2)(2,1)L(16)})>();
+    check::<layout!(f32[])>();
 }

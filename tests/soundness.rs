@@ -159,7 +159,8 @@ fn add_multiply_maximum_without_offset_plans() {
     let (a, b) = (filled("f32[11,10]{1,0:T(*,3)}"), filled("f32[11,10]"));
     let (va, vb) = (View::new(A::default(), &a[..]).unwrap(), View::new(B::default(), &b[..]).unwrap());
     let mut out = vec![0f32; B::STORAGE_ELEMENTS];
-    let ops: [(&str, fn(f32, f32) -> f32); 3] = [("add", |x, y| x + y), ("multiply", |x, y| x * y), ("max", f32::max)];
+    type Op = fn(f32, f32) -> f32;
+    let ops: [(&str, Op); 3] = [("add", |x, y| x + y), ("multiply", |x, y| x * y), ("max", f32::max)];
     for (name, f) in ops {
         let mut o = ViewMut::new(B::default(), &mut out[..]).unwrap();
         match name {
