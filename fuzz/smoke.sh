@@ -12,10 +12,10 @@ for target in $(cargo +nightly fuzz list); do
     mkdir -p "corpus/$target"
     # Regressions first: each file runs once, any crash fails.
     if [ -d "regressions/$target" ] && [ -n "$(ls "regressions/$target")" ]; then
-        cargo +nightly fuzz run -O "$target" regressions/"$target"/* -- -runs=1 > "smoke-$target.log" 2>&1 ||
+        cargo +nightly fuzz run "$target" regressions/"$target"/* -- -runs=1 > "smoke-$target.log" 2>&1 ||
             { tail -40 "smoke-$target.log"; echo "fuzz target $target: a regression crashed" >&2; exit 1; }
     fi
-    cargo +nightly fuzz run -O "$target" "corpus/$target" -- -max_total_time="$seconds" -max_len=512 \
+    cargo +nightly fuzz run "$target" "corpus/$target" -- -max_total_time="$seconds" -max_len=512 \
         > "smoke-$target.log" 2>&1 ||
         { tail -40 "smoke-$target.log"; echo "fuzz target $target crashed (artifacts/$target/)" >&2; exit 1; }
     echo "$target: $(grep -E '^(#[0-9]+|Done)' "smoke-$target.log" | tail -1)"
