@@ -1,6 +1,6 @@
 //! Compiler output of the crate's compile-time checks, by phase: grammar errors of `layout!` (`parse`), rule
 //! violations and the limits of static layouts (`validate`), mixed layouts (`mixed`), checks in `const` items and
-//! const arguments written by `offset!`, `at!` and `relayout::check` (`const`), static broadcasts (`broadcast`), CuTe's layout algebra in `const` items (`cute`, `cute/pass`),
+//! const arguments written by `offset!`, `at!` and `relayout::check` (`const`), static broadcasts (`broadcast`), CuTe's layout algebra in `const` items (`cute`, `cute/pass`), the sealed source of static layouts (`sealed`),
 //! and literals that must build and run (`pass`). Each `.stderr` was reviewed by hand.
 //!
 //! `checked` holds compile-fail cases only, so trybuild runs `cargo check` on them: each proves its error shows
@@ -16,6 +16,7 @@ fn checked() {
     t.compile_fail("tests/ui/const/*.rs");
     t.compile_fail("tests/ui/broadcast/*.rs");
     t.compile_fail("tests/ui/cute/*.rs");
+    t.compile_fail("tests/ui/sealed/*.rs");
 }
 
 #[test]

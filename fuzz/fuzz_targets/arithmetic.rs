@@ -245,10 +245,11 @@ fn check(text: &str, u: &mut Unstructured) {
             assert_eq!(after, physical, "physical_shape_after({level}) of {text:?}");
         }
     }
-    // The offset plan exists for every layout without `*` whose storage fits in `usize`.
+    // The offset plan exists for every layout without `*` whose storage fits in `usize` and holds an element (an
+    // empty array's strides may pass `usize`: `s4[1,0,8,51509989465962423,256,256]`).
     let plan = shape.offset_plan();
     let combines = tiles.iter().any(|t| t.dims().contains(&TileDim::Combine));
-    if !combines && storage_usize.is_some() {
+    if !combines && storage_usize.is_some() && sizes.as_ref().is_some_and(|s| !s.contains(&0)) {
         assert!(plan.is_ok(), "no offset plan for {text:?}: {plan:?}");
     }
     if let Err(e) = &plan {

@@ -179,23 +179,17 @@ fn binary(a: &Layout, b: &Tiler) {
 fn xla(text: &str) {
     let Ok(shape) = ArrayShape::parse(text) else { return };
     let Ok(cute) = Layout::from_xla(&shape).map_err(|e| e.to_string()) else { return };
-    let dims: Vec<u64> = (0..shape.rank()).map(|d| shape.dim_size(d).unwrap()).collect();
-    let count: u64 = dims.iter().product();
-    if count > SMALL as u64 {
-        return;
-    }
+    let Ok(dims) = (0..shape.rank()).map(|d| shape.dim_size(d)).collect::<Result<Vec<usize>, _>>() else { return };
+    let count = dims.iter().try_fold(1usize, |n, &d| n.checked_mul(d));
+    let Some(count) = count.filter(|&c| c <= SMALL) else { return };
     for n in 0..count {
-        let mut index = vec![0u64; dims.len()];
+        let mut index = vec![0usize; dims.len()];
         let mut rest = n;
         for d in (0..dims.len()).rev() {
             index[d] = rest % dims[d];
             rest /= dims[d];
         }
-        let coord = if index.is_empty() {
-            IntTuple::int(0)
-        } else {
-            IntTuple::flat(&index.iter().map(|&v| v as usize).collect::<Vec<_>>()).unwrap()
-        };
-        assert_eq!(cute.crd2idx(&coord).unwrap() as u64, shape.offset(&index).unwrap(), "{text} -> {cute}");
+        let coord = if index.is_empty() { IntTuple::int(0) } else { IntTuple::flat(&index).unwrap() };
+        assert_eq!(cute.crd2idx(&coord).unwrap(), shape.offset(&index).unwrap(), "{text} -> {cute}");
     }
 }

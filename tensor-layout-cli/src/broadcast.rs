@@ -17,7 +17,7 @@ Examples:
 Lines: `A OP B [dims=(..)]` with OP one of + - * / max min pow rem and or xor (or XLA's names: add, subtract,
 multiply, divide, maximum, minimum, power, remainder); `broadcast_in_dim A -> B dims=(..)`; `broadcast A sizes=(..)`
 (new major dimensions). Results have the default layout, as XLA's shape inference gives.
-Blank lines and lines starting with `#` are echoed unchanged.
+Blank lines and lines starting with `#` are echoed unchanged. A line longer than 1 MiB is an ERR.
 Exit code 1 when any line was an error, 2 when standard input cannot be read.";
 
 /// `tlayout broadcast` takes no arguments: it reads standard input.

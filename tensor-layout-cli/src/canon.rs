@@ -16,7 +16,7 @@ Examples:
   OK (f32[2]{0}, s32[])
   ERR minor_to_major has duplicate value 1 (entry 1)
 
-Blank lines and lines starting with `#` (after optional whitespace) are echoed unchanged.
+Blank lines and lines starting with `#` (after optional whitespace) are echoed unchanged. A line longer than 1 MiB is an ERR.
 Exit code 1 when any line was an error, 2 when standard input cannot be read.";
 
 /// `tlayout canon` takes no arguments: it reads standard input.

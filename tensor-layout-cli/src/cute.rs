@@ -12,9 +12,6 @@ use tensor_layout::cute::{IntTuple, Layout, Swizzle, Tiler};
 /// The most offsets printed after a layout with `--offsets`.
 pub const MAX_OFFSETS: usize = 4096;
 
-/// The most images `swizzle B M S N` lists (2^24).
-pub const MAX_SWIZZLED: usize = 1 << 24;
-
 /// The examples `tlayout cute --help` shows.
 pub const EXAMPLES: &str = "\
 Examples:
@@ -40,7 +37,8 @@ Requests (tokens separated by spaces; layouts in CuTe's notation without spaces,
 Answers are C++ CuTe's (CUTLASS 4.2, static integers), printed as C++ prints them without the `_` of static
 integers; an ERR where C++ refuses, or where its answer breaks the operation's definition (naming that answer).
 With --offsets, a layout answer is followed by a tab and its offsets R(0),..,R(size-1), comma separated, when its
-size is at most 4096. Blank lines and lines starting with `#` are echoed unchanged.
+size is at most 4096. Blank lines and lines starting with `#` are echoed unchanged. A line longer than 1 MiB, or
+an answer longer than 4 MiB, is an ERR.
 Exit code 1 when any line was an error; with --from-xla, 2 when the layout has no CuTe form (the reason on
 stderr).";
 
@@ -133,10 +131,15 @@ fn answer(line: &[u8], offsets: bool, out: &mut String) -> Result<(), String> {
             let [b, m, s, n] = arity(op, args, "B M S N")?;
             let sw = Swizzle::new(integer("B", b)?, integer("M", m)?, integer("S", s)?).map_err(|e| e.to_string())?;
             let n: usize = integer("N", n)?;
-            if n > MAX_SWIZZLED {
-                return Err(format!("N = {n} is more than the {MAX_SWIZZLED} (2^24) images `swizzle` lists"));
-            }
             for i in 0..n {
+                if out.len() > lines::MAX_ANSWER {
+                    return Err(format!(
+                        "the images of 0..{n} are longer than the {} bytes an answer may have (the first {i} take {} \
+                         bytes)",
+                        lines::MAX_ANSWER,
+                        out.len()
+                    ));
+                }
                 if i > 0 {
                     out.push(',');
                 }
@@ -218,6 +221,8 @@ mod tests {
         );
         assert!(answer_of("transpose 4:1", false).unwrap_err().starts_with("unknown request `transpose`"));
         assert!(answer_of("swizzle 3 4 2 8", false).unwrap_err().contains("needs |S| >= B"));
+        let e = answer_of("swizzle 3 4 3 16777216", false).unwrap_err();
+        assert!(e.starts_with("the images of 0..16777216 are longer than the 4194304 bytes an answer may have"), "{e}");
         assert!(answer_of("idx2crd (2,0) 1", false).unwrap_err().starts_with("invalid shape `(2,0)`"));
     }
 

@@ -19,6 +19,7 @@ mod explain;
 mod lines;
 mod offsets;
 mod outcome;
+mod printable;
 mod scan;
 mod sizes;
 mod tile_levels;

@@ -46,7 +46,8 @@ pub fn finish(result: Result<Outcome, Failure>) -> ExitCode {
         Ok(Outcome::LineErrors) => ExitCode::from(1),
         Err(Failure::Input(message)) => {
             // Nothing better to do if stderr itself is gone.
-            let _ = writeln!(io::stderr().lock(), "error: {message}");
+            // The message may quote input: escaped line by line (a caret's lines stay aligned).
+            let _ = writeln!(io::stderr().lock(), "error: {}", crate::printable::escape_lines(&message));
             ExitCode::from(2)
         }
     }

@@ -212,7 +212,7 @@ fn draw_errors_are_exit_2() {
     let e = fails(&["draw", "f32[?,3]", "-o", "-"]);
     assert!(e.contains("cannot draw") && e.contains('?'), "{e}");
     let e = fails(&["draw", "f32[3,5]{1,1}", "--ascii"]);
-    assert!(e.starts_with("error: invalid shape `f32[3,5]{1,1}`: "), "{e}");
+    assert!(e.starts_with("error: invalid shape: "), "{e}");
     fails(&["draw", "(f32[2], s32[])", "--ascii"]);
     let e = fails(&["draw", SPEC_SHAPE, "-o", "/nonexistent-directory/x.svg"]);
     assert!(e.starts_with("error: cannot write `/nonexistent-directory/x.svg`: "), "{e}");

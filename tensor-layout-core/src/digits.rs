@@ -234,6 +234,10 @@ impl State {
         let Some(size) = major.size.checked_mul(minor.size) else {
             return Err(DigitFailure::Overflow);
         };
+        if size == 0 {
+            // An empty coordinate has no values, so no digits: weights multiplied by 0 would cut nothing.
+            return Ok(Coord { size, first: NONE });
+        }
         let mut j = major.first;
         while j != NONE {
             let m = &mut self.pool[j as usize];
@@ -276,7 +280,7 @@ impl State {
             (prev, k) = (k, next);
         }
         let m = self.pool[k as usize];
-        if t % m.weight != 0 {
+        if !matches!(t.checked_rem(m.weight), Some(0)) {
             return Err(DigitFailure::Inseparable(cut));
         }
         let s = t / m.weight;

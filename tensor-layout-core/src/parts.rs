@@ -276,23 +276,6 @@ impl Parts {
         }
     }
 
-    /// Rebuilds the shape without validating it: for parts `layout!` wrote, whose literal it validated with the
-    /// same rules (this saves rustc the work of validating every static layout type again). Views validate with
-    /// [`Parts::shape`] before they touch memory, so hand-written parts can never reach unchecked access.
-    ///
-    /// ```
-    /// use tensor_layout_core::{parts::Parts, ArrayShape};
-    /// let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}")?;
-    /// assert_eq!(Parts::of(&s)?.trusted_shape()?, s);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub const fn trusted_shape(&self) -> Result<ArrayShape, PartsError> {
-        match self.build() {
-            Ok(p) => Ok(ArrayShape(p)),
-            Err(e) => Err(e),
-        }
-    }
-
     /// The parsed array the parts describe, not yet validated.
     const fn build(&self) -> Result<ParsedArray, PartsError> {
         let rank = len_i64(&self.dims);

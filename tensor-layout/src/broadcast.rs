@@ -144,6 +144,8 @@ const fn settle(result: Result<ArrayShape, BroadcastError>, element: tensor_layo
 /// ```
 pub struct Binary<A, B, D, E2>(Marker<(A, B, D, E2)>);
 
+impl<A, B, D, E2> crate::typed::sealed::Sealed for Binary<A, B, D, E2> {}
+
 impl<E: Element, E2: Element, A: Source<E>, B: Source<E2>, D: StaticDims> Source<E> for Binary<A, B, D, E2> {
     const SHAPE: ArrayShape = settle(broadcast_binary(&A::SHAPE, &B::SHAPE, slice(&D::DIMS)), E::TYPE);
 }
@@ -165,6 +167,8 @@ const fn dims_or_empty(d: &'static Option<DimList>) -> &'static [i64] {
         None => &[],
     }
 }
+
+impl<A, Out, D, E2> crate::typed::sealed::Sealed for InDim<A, Out, D, E2> {}
 
 impl<E: Element, E2: Element, A: Source<E>, Out: Source<E2>, D: StaticDims> Source<E> for InDim<A, Out, D, E2> {
     const SHAPE: ArrayShape = settle(broadcast_in_dim(&A::SHAPE, &Out::SHAPE, dims_or_empty(&D::DIMS)), E::TYPE);
@@ -193,6 +197,8 @@ const fn major_sizes(given: &[i64]) -> Result<([u64; tensor_layout_core::MAX_RAN
     }
     Ok((sizes, i))
 }
+
+impl<A, Sizes> crate::typed::sealed::Sealed for Major<A, Sizes> {}
 
 impl<E: Element, A: Source<E>, Sizes: StaticDims> Source<E> for Major<A, Sizes> {
     const SHAPE: ArrayShape = match major_sizes(dims_or_empty(&Sizes::DIMS)) {

@@ -380,22 +380,19 @@ const fn malformed() -> ! {
     panic!("this static layout type was not written by `layout!` and is not a valid layout")
 }
 
+impl<D, O, T, A, Y> crate::typed::sealed::Sealed for Literal<D, O, T, A, Y> {}
+
 impl<E: Element, D: IntList, O: DimList, T: TileLevels, A: Attributes, Y: DimList> Source<E>
     for Literal<D, O, T, A, Y>
 {
-    // `layout!` validated the literal while expanding; views validate again (`VALID`) before touching memory.
-    //
-    // The parts are a local: a `const fn` call borrowed in a `const` body is promoted, a copy rustc would intern
-    // and validate for every layout type.
+    // Validated here, though `layout!` validated the literal while expanding: the type can be written by hand,
+    // and views index without checks on the strength of this shape. The parts are a local: a `const fn` call
+    // borrowed in a `const` body is promoted, a copy rustc would intern and validate for every layout type.
     const SHAPE: ArrayShape = {
         let parts = Self::parts(E::TYPE);
-        match parts.trusted_shape() {
+        match parts.shape() {
             Ok(s) => s,
             Err(_) => malformed(),
         }
-    };
-    const VALID: bool = {
-        let parts = Self::parts(E::TYPE);
-        parts.shape().is_ok()
     };
 }

@@ -10,19 +10,43 @@ use crate::element::Element;
 use crate::DynLayout;
 
 /// Where a static layout's shape comes from: a literal (the lists of [`crate::literal::Literal`]), or an
-/// operation on other static layouts (a broadcast, the layout of a tile). Implemented by this crate's types only.
+/// operation on other static layouts (a broadcast, the layout of a tile).
+///
+/// Sealed: implemented by this crate's types only, each of which validates the shape it hands out (a literal's
+/// lists with [`Parts::shape`](crate::parts::Parts::shape), operations with the rules that make their result).
+/// Views rely on that: the offset of every index within a [`Static`] layout's dimensions lies within its
+/// storage, which is what lets them index without checks ([`crate::view`]). A type outside this crate cannot
+/// implement it:
+///
+/// ```compile_fail
+/// use tensor_layout::{element::F32, ArrayShape, Source};
+/// struct Mine;
+/// // error[E0277]: the trait bound `Mine: Sealed` is not satisfied
+/// impl Source<F32> for Mine {
+///     const SHAPE: ArrayShape = match ArrayShape::parse("f32[3,5]") {
+///         Ok(s) => s,
+///         Err(_) => panic!(),
+///     };
+/// }
+/// ```
 ///
 /// ```
 /// use tensor_layout::{element::F32, literal::{Dims, Literal}, ArrayShape, Source};
 /// assert_eq!(<Literal<Dims<3, 5>> as Source<F32>>::SHAPE, ArrayShape::parse("f32[3,5]")?);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-pub trait Source<E: Element>: 'static {
-    /// The shape.
+pub trait Source<E: Element>: 'static + sealed::Sealed {
+    /// The shape, validated.
     const SHAPE: ArrayShape;
-    /// Whether the shape passes validation. Sources made of validated shapes (every source but a hand-written
-    /// literal type) are valid; views check this before they touch memory.
-    const VALID: bool = true;
+}
+
+/// The supertraits that seal [`Source`] and [`StaticLayout`]: public in a module that is not, so only this crate
+/// names them.
+pub(crate) mod sealed {
+    /// Implemented by this crate's sources only.
+    pub trait Sealed {}
+    /// Implemented by this crate's static layout types only.
+    pub trait Layout {}
 }
 
 /// A layout known at compile time: a zero-sized type, written with [`layout!`](crate::layout!).
@@ -439,7 +463,8 @@ pub(crate) const fn static_offset(shape: &ArrayShape, index: &[usize]) -> Result
     shape.offset(index)
 }
 
-/// A static layout type, for generic code: implemented by every [`Static`] type `layout!` names.
+/// A static layout type, for generic code: implemented by every [`Static`] type `layout!` names, and sealed (views
+/// index unchecked with coordinates checked against its `DIMS`, see [`crate::view`]).
 ///
 /// ```
 /// use tensor_layout::{layout, StaticLayout};
@@ -453,7 +478,7 @@ pub(crate) const fn static_offset(shape: &ArrayShape, index: &[usize]) -> Result
     label = "not a static layout",
     note = "a mixed layout's sizes are known once bound: index it at runtime (`View::get`), or index its typed tiles at compile time (`at!(TileOf<L>[..])`)"
 )]
-pub trait StaticLayout: Copy + Default + 'static {
+pub trait StaticLayout: Copy + Default + 'static + sealed::Layout {
     /// How one element is stored in Rust (`half::bf16` for `bf16`, `u8` for sub-byte and 8-bit float types).
     type Element: Copy;
     /// The validated shape.
@@ -467,6 +492,8 @@ pub trait StaticLayout: Copy + Default + 'static {
     /// The number of dimensions.
     const RANK: usize;
 }
+
+impl<E: Element, S: Source<E>> sealed::Layout for Static<E, S> {}
 
 impl<E: Element, S: Source<E>> StaticLayout for Static<E, S> {
     type Element = E::Storage;

@@ -318,7 +318,8 @@ fn invalid_report(census: &Census) -> String {
     );
     for i in census.invalid.iter().take(LISTED) {
         let times = if i.count == 1 { String::new() } else { format!(" ({} times)", i.count) };
-        let _ = writeln!(out, "  line {}: `{}`{times}: {}", i.line, i.text, i.message);
+        let (text, message) = (crate::printable::escape(&i.text), crate::printable::escape(&i.message));
+        let _ = writeln!(out, "  line {}: `{text}`{times}: {message}", i.line);
     }
     if census.invalid.len() > LISTED {
         let _ = writeln!(out, "  and {} more distinct invalid spellings", census.invalid.len() - LISTED);

@@ -32,7 +32,7 @@ pub use events::{Event, ShapeParser};
 #[cfg(feature = "algebra")]
 pub(crate) use lex::int_list;
 pub use lex::{parse_int, skip_trivia};
-pub use pointer::{Annotated, Pointer};
+pub use pointer::{shown, Annotated, Pointer};
 pub use source_map::{SourceMap, Span};
 
 impl ArrayShape {

@@ -41,6 +41,31 @@ impl<'a> Pointer<'a> {
     }
 }
 
+/// Whether a message shows `c` as itself: not a control character, a line or paragraph separator, or an invisible
+/// formatting character (a zero-width space, a bidirectional override, a soft hyphen, ...). Pointers show the
+/// others as spaces, so what a person sees lines up with the carets and cannot be rearranged by the text.
+///
+/// ```
+/// use tensor_layout_core::parse::shown;
+/// assert!(shown('é') && shown('['));
+/// assert!(!shown('\u{1b}') && !shown('\u{2028}') && !shown('\u{202e}') && !shown('\u{200b}'));
+/// ```
+pub fn shown(c: char) -> bool {
+    !(c.is_control()
+        || matches!(
+            c,
+            '\u{00ad}'
+                | '\u{061c}'
+                | '\u{180e}'
+                | '\u{200b}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{206f}'
+                | '\u{feff}'
+                | '\u{fff9}'..='\u{fffb}'
+        ))
+}
+
 /// The characters in `bytes`: bytes that do not continue a UTF-8 sequence.
 fn columns(bytes: &[u8]) -> usize {
     bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count()
@@ -52,9 +77,9 @@ impl fmt::Display for Pointer<'_> {
         let start = self.span.start.min(bytes.len());
         let end = self.span.end.clamp(start, bytes.len());
         f.write_str("  |\n  | ")?;
-        let shown = self.text.trim_end_matches(|c: char| c.is_whitespace() || c.is_control());
-        for c in shown.chars() {
-            fmt::Write::write_char(f, if c.is_control() { ' ' } else { c })?;
+        let text = self.text.trim_end_matches(|c: char| c.is_whitespace() || !shown(c));
+        for c in text.chars() {
+            fmt::Write::write_char(f, if shown(c) { c } else { ' ' })?;
         }
         f.write_str("\n  | ")?;
         for _ in 0..columns(&bytes[..start]) {

@@ -1,10 +1,44 @@
 //! Element access: by a runtime index (checked, `Result`), by a runtime index without checks (`unsafe`, with a
 //! documented contract), and by a [`Position`] computed at compile time (checked there, free at runtime).
 //!
-//! The two `unsafe` blocks here rely on one invariant: a view holds exactly its layout's storage slots (checked
-//! by [`View::new`] and [`ViewMut::new`], the only constructors; the fields are private to this crate), and the
-//! offset of an index within the dimensions lies within the storage (`tensor-layout-core`'s offset rules,
-//! tested against a naive reference on random layouts).
+//! # Why the unchecked accesses are sound
+//!
+//! Every `unsafe` block of the views (here and in [`super::axis`]) reads or writes slot `at` of a view's slice
+//! without a bounds check. The argument that `at < data.len()`, written once; each step names the type that
+//! guarantees it, so no safe caller can break it:
+//!
+//! 1. **The slice holds exactly the layout's storage slots.** [`View`] and [`ViewMut`] keep their fields private
+//!    to this crate. Every view is made by [`View::new`] or [`ViewMut::new`] (which check `data.len() ==
+//!    storage_elements()`), or inside the crate from a view or tile that already holds the slots: `as_view` (the
+//!    same slice), a tile's `full`/`full_mut` (through the same check) and `into_full` (which checks the length
+//!    itself).
+//! 2. **The layout is valid.** A view's layout is a [`ViewLayout`], which is sealed: a [`Static`] layout type, a
+//!    `&`[`Geometry`](super::Geometry) or a `&`[`Bound`](crate::Bound) mixed layout. A `Static<E, S>` takes its
+//!    shape from `S:` [`Source`], sealed too, and every source validates the shape it hands out
+//!    (`Parts::shape` for a literal, even one written by hand; core's broadcasting rules; `tile_layout`). A
+//!    `Geometry` is built from a [`DynLayout`](crate::DynLayout), a validated shape; a `Bound` from core's
+//!    `ArrayShape::bind`, validated, with each runtime size checked against its bound. No public API builds an
+//!    `ArrayShape` without validating it.
+//! 3. **The offset of an index within the dimensions lies within the storage.** That is core's offset rule for a
+//!    valid shape (spec §4); [`unchecked_offset`] computes the same offset (flat plan, offset plan or the tiling
+//!    walk), which `tests/differential.rs` and `tests/api_properties.rs` check against naive references on random
+//!    layouts. A bound mixed layout's dimensions are its runtime sizes, at most the bounds its storage is laid
+//!    out for.
+//! 4. **The index is within the dimensions.** Who guarantees it depends on the access:
+//!    - [`View::get_unchecked`], [`ViewMut::get_unchecked_mut`]: the caller (their `# Safety` contract);
+//!    - [`View::at`], [`ViewMut::at_mut`], `view[position]`: [`Position::new`], which computes the offset with
+//!      core's checked rule and asserts `offset < STORAGE_ELEMENTS` of the `Static` layout the position names
+//!      (its field is private, so a position is made no other way); the view of that same layout holds exactly
+//!      `STORAGE_ELEMENTS` slots (1.);
+//!    - `view[(c0, c1, ..)]` ([`super::axis`]): each [`Coord<L, D>`](super::Coord) is below `L::DIMS[D]` (its
+//!      field is private; it is made by [`Axis`](super::Axis), which yields `0..DIMS[D]`, by [`Coord::new`](super::Coord::new), which
+//!      checks, and by [`Coord::to`](super::Coord::to), which asserts at compile time that the new dimension is
+//!      no smaller); [`InRange`](super::InRange), sealed, is implemented by tuples of such coordinates only and
+//!      asserts one per dimension. The layout is `L: StaticLayout + ViewLayout`, both sealed: only `Static<E, S>`,
+//!      whose `DIMS` and offsets come from the one `S::SHAPE`.
+//!
+//! Debug builds also `debug_assert!` `at < data.len()` at each access. `tests/ui/sealed` shows that the traits
+//! above cannot be implemented outside the crate; Miri runs the accesses in CI (`.ci/run`, `tests/miri.rs`).
 #![allow(unsafe_code)]
 
 use core::marker::PhantomData;

@@ -17,6 +17,11 @@
 //! assert_eq!(sum, (0..32).sum::<i32>() as f32);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! The two `unsafe` blocks here rest on the argument written once in the documentation of `view::access`:
+//! coordinates below their dimension's size (`Coord`, private field, made by `Axis`, `Coord::new` and
+//! `Coord::to` only), one per dimension (`InRange`, sealed), of a sealed static layout (`StaticLayout +
+//! ViewLayout`: `Static` only), whose offsets lie within the storage a view of it holds exactly.
 #![allow(unsafe_code)]
 
 use core::iter::FusedIterator;
@@ -200,7 +205,8 @@ impl<L, const D: usize> ExactSizeIterator for Axis<L, D> {}
 impl<L, const D: usize> FusedIterator for Axis<L, D> {}
 
 /// A full index of `L` made of coordinates proven in range, one per dimension in order: tuples
-/// `(Coord<L, 0>, Coord<L, 1>, ..)` up to rank 6.
+/// `(Coord<L, 0>, Coord<L, 1>, ..)` up to rank 6. Sealed: views index with it unchecked, so no other type may
+/// claim to be in range.
 ///
 /// ```
 /// use tensor_layout::{layout, view::{Coord, InRange}};
@@ -208,15 +214,23 @@ impl<L, const D: usize> FusedIterator for Axis<L, D> {}
 /// let i = (Coord::<T, 0>::new(2).unwrap(), Coord::<T, 1>::new(4).unwrap());
 /// assert_eq!(i.index(), [2, 4]);
 /// ```
-pub trait InRange<L>: Copy {
+pub trait InRange<L>: Copy + sealed::Sealed {
     /// The index.
     type Index: AsRef<[usize]>;
     /// The index as numbers.
     fn index(self) -> Self::Index;
 }
 
+/// The supertrait that seals [`InRange`]: public in a module that is not, so only this crate names it.
+mod sealed {
+    /// Implemented by the tuples of coordinates only.
+    pub trait Sealed {}
+}
+
 macro_rules! in_range {
     ($n:literal: $($d:tt),*) => {
+        impl<L> sealed::Sealed for ($(Coord<L, $d>,)*) {}
+
         impl<L: StaticLayout> InRange<L> for ($(Coord<L, $d>,)*) {
             type Index = [usize; $n];
             #[inline(always)]

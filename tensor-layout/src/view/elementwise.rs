@@ -6,7 +6,7 @@ use core::fmt;
 use core::ops::{Add, Mul};
 
 use tensor_layout_core::broadcast::{broadcast_binary, BroadcastError, OperandMap};
-use tensor_layout_core::MAX_RANK;
+use tensor_layout_core::{OffsetPlan, MAX_RANK};
 
 use super::{unchecked_offset, RunCursor, Scalar, View, ViewLayout, ViewMut};
 use crate::DynLayout;
@@ -64,37 +64,47 @@ struct Operand<'v, L, E> {
     map: OperandMap,
 }
 
-/// Where an operand's elements for one output run lie: `base` plus, if one of its dimensions follows the run,
-/// that dimension's contribution at `first + j`.
-struct Along {
-    base: usize,
-    follower: Option<(usize, usize)>,
+/// Where an operand's elements for one output run lie, element `j` of the run being output index `first + j`
+/// along the run's dimension.
+enum Along<'p> {
+    /// No operand dimension follows the run (it is broadcast along it): one element for the whole run.
+    Fixed(usize),
+    /// Operand dimension `k` follows the run and the layout has an offset plan: `base` plus that dimension's
+    /// contribution at `first + j`.
+    Planned { base: usize, k: usize, first: usize, plan: &'p OffsetPlan },
+    /// Operand dimension `k` follows the run and the layout has no offset plan (a `*` that does not split): the
+    /// offset of the whole index, `index[k]` replaced by `first + j`.
+    Walked { index: [usize; MAX_RANK], rank: usize, k: usize, first: usize },
 }
 
 impl<L: ViewLayout, E: Scalar> Operand<'_, L, E> {
     #[inline(always)]
-    fn along(&self, out_index: &[usize], d: usize) -> Along {
+    fn along(&self, out_index: &[usize], d: usize) -> Along<'_> {
         let idx = self.map.operand_index(out_index);
         let mut index = [0usize; MAX_RANK];
         let rank = idx.as_slice().len();
         for (x, &v) in index.iter_mut().zip(idx.as_slice()) {
             *x = v;
         }
-        let follower = (0..rank).find(|&k| self.map.follows(k) == Some(d)).map(|k| (k, index[k]));
-        match (follower, self.layout.plan()) {
-            (Some((k, first)), Some(p)) => {
-                let all = unchecked_offset(&self.layout, &index[..rank]);
-                Along { base: all - p.dimension_offset(k, first), follower: Some((k, first)) }
+        let all = unchecked_offset(&self.layout, &index[..rank]);
+        match ((0..rank).find(|&k| self.map.follows(k) == Some(d)), self.layout.plan()) {
+            (None, _) => Along::Fixed(all),
+            (Some(k), Some(plan)) => {
+                Along::Planned { base: all - plan.dimension_offset(k, index[k]), k, first: index[k], plan }
             }
-            _ => Along { base: unchecked_offset(&self.layout, &index[..rank]), follower: None },
+            (Some(k), None) => Along::Walked { index, rank, k, first: index[k] },
         }
     }
 
     #[inline(always)]
     fn at(&self, along: &Along, j: usize) -> E {
-        let off = match (along.follower, self.layout.plan()) {
-            (Some((k, first)), Some(p)) => along.base + p.dimension_offset(k, first + j),
-            _ => along.base,
+        let off = match *along {
+            Along::Fixed(at) => at,
+            Along::Planned { base, k, first, plan } => base + plan.dimension_offset(k, first + j),
+            Along::Walked { mut index, rank, k, first } => {
+                index[k] = first + j;
+                unchecked_offset(&self.layout, &index[..rank])
+            }
         };
         self.data[off]
     }

@@ -19,9 +19,6 @@ pub(crate) mod sealed {
     pub trait Sealed: Copy {
         /// The shape of a static layout (checked at compile time), `None` for a runtime one.
         const STATIC: Option<ArrayShape>;
-        /// Whether the layout passed validation (a runtime layout always has; a static one unless its type was
-        /// written by hand).
-        const VALID: bool = true;
         fn shape(&self) -> &ArrayShape;
         fn dims(&self) -> &[usize];
         fn storage_elements(&self) -> usize;
@@ -124,7 +121,6 @@ impl<E: Element, S: Source<E>> ViewConsts for Static<E, S> {
 
 impl<E: Element, S: Source<E>> sealed::Sealed for Static<E, S> {
     const STATIC: Option<ArrayShape> = Some(Self::SHAPE);
-    const VALID: bool = S::VALID;
     #[inline(always)]
     fn shape(&self) -> &ArrayShape {
         Self::SHAPE_REF

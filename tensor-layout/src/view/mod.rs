@@ -257,7 +257,6 @@ impl From<IndexError> for ViewError {
 /// Checks a plain (one `E` per slot) view's slice against its layout.
 #[inline(always)]
 fn check<L: ViewLayout, E: Scalar>(layout: &L, len: usize) -> Result<(), ViewError> {
-    const { assert!(L::VALID, "a static layout type written by hand is not a valid layout; use `layout!`") };
     if E::BITS != layout.element_bits() {
         return Err(ViewError::ElementBits { layout: layout.element_bits(), element: E::BITS });
     }

@@ -45,7 +45,6 @@ pub struct PackedViewMut<'a, L> {
 
 #[inline]
 fn check_packed<L: ViewLayout>(layout: &L, len: usize) -> Result<u32, ViewError> {
-    const { assert!(L::VALID, "a static layout type written by hand is not a valid layout; use `layout!`") };
     let bits = layout.element_bits();
     if bits == 0 || bits > 64 {
         return Err(ViewError::ElementBits { layout: bits, element: 64 });
@@ -316,16 +315,21 @@ impl<'a, E: Scalar> Words<'a, E> {
         self.slots.len() < 2
     }
 
-    /// Word `w`: slot `2w` in the low half, slot `2w + 1` in the high half.
+    /// Word `w`: slot `2w` in the low half, slot `2w + 1` in the high half; `None` past the last word.
     ///
     /// ```
     /// use tensor_layout::{layout, view::View};
     /// type T = layout!(u16[2]);
-    /// assert_eq!(View::new(T::default(), &[0xaaaa_u16, 0xbbbb])?.words()?.get(0), Some(0xbbbb_aaaa));
+    /// let words = View::new(T::default(), &[0xaaaa_u16, 0xbbbb])?.words()?;
+    /// assert_eq!(words.get(0), Some(0xbbbb_aaaa));
+    /// assert_eq!(words.get(usize::MAX / 2 + 1), None); // `2 * w` would wrap to word 0
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     #[inline(always)]
     pub fn get(&self, w: usize) -> Option<u32> {
+        if w >= self.len() {
+            return None;
+        }
         let pair = self.slots.get(2 * w..2 * w + 2)?;
         Some(pair[0].to_scalar_bits() as u32 | (pair[1].to_scalar_bits() as u32) << 16)
     }

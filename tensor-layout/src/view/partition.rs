@@ -9,8 +9,9 @@
 //! - [`ViewMut::partition`]: `n` ranges of consecutive tiles, as even as possible (no allocation);
 //! - [`ViewMut::tile_rows`]: one part per row of tiles (the tiles sharing a coordinate along the most major tiled
 //!   dimension);
-//! - [`ViewMut::round_robin`] (feature `alloc`): tile `k` to worker `k % n`;
-//! - [`ViewMut::par_for_each_tile`] (feature `std`): a closure over every tile on scoped threads, and
+//! - [`ViewMut::round_robin`] (feature `alloc`): tile `k` to worker `k % n` (no more sets than tiles);
+//! - [`ViewMut::par_for_each_tile`] (feature `std`): a closure over every tile on scoped threads (no more threads
+//!   than tiles), and
 //!   [`ViewMut::par_tiles_mut`] (feature `rayon`): the tiles as a rayon parallel iterator.
 //!
 //! ```
@@ -160,10 +161,20 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     }
 }
 
+impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
+    /// The number of first-level tiles (0 for an empty array).
+    fn tile_count(&self) -> Result<usize, ViewError> {
+        let (total, slots) = region(&self.layout, self.data.len())?;
+        Ok(total / slots)
+    }
+}
+
 #[cfg(feature = "alloc")]
 impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     /// Deals the tiles to `workers` workers in turn (tile `k` to worker `k % workers`), so each gets tiles from
-    /// all over the array. Needs the `alloc` feature. `workers` of 0 is taken as 1.
+    /// all over the array: one set per worker that gets a tile, so `min(workers, tiles)` sets (no set is made
+    /// for a worker past the last tile, and none at all for an empty array), each allocated once at its size.
+    /// Needs the `alloc` feature. `workers` of 0 is taken as 1.
     ///
     /// ```
     /// use tensor_layout::{layout, view::ViewMut};
@@ -173,15 +184,17 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     /// let sets = v.round_robin(3)?;
     /// let numbers: Vec<Vec<usize>> = sets.iter().map(|w| w.iter().map(|t| t.number()).collect()).collect();
     /// assert_eq!(numbers, [vec![0, 3], vec![1], vec![2]]);
+    /// assert_eq!(v.round_robin(usize::MAX)?.len(), 4); // 4 tiles: 4 sets of one
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn round_robin(
         &mut self,
         workers: usize,
     ) -> Result<alloc::vec::Vec<alloc::vec::Vec<super::TileMut<'_, L, E>>>, ViewError> {
+        let tiles = self.tile_count()?;
         let workers = workers.max(1);
         let mut sets: alloc::vec::Vec<alloc::vec::Vec<super::TileMut<'_, L, E>>> =
-            (0..workers).map(|_| alloc::vec::Vec::new()).collect();
+            (0..workers.min(tiles)).map(|k| alloc::vec::Vec::with_capacity((tiles - k).div_ceil(workers))).collect();
         for tile in self.tiles_mut()? {
             let n = tile.number();
             sets[n % workers].push(tile);
@@ -192,8 +205,9 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
 
 #[cfg(feature = "std")]
 impl<'a, L: ViewLayout + Send + Sync, E: Scalar + Send> ViewMut<'a, L, E> {
-    /// Calls `f` on every tile, on `threads` scoped threads (0: as many as the machine runs in parallel), each
-    /// owning a range of consecutive tiles ([`ViewMut::partition`]). Needs the `std` feature.
+    /// Calls `f` on every tile, on up to `threads` scoped threads (0: as many as the machine runs in parallel),
+    /// each owning a range of consecutive tiles ([`ViewMut::partition`]). No more threads than tiles are
+    /// started, and one range runs on the calling thread. Needs the `std` feature.
     ///
     /// ```
     /// use tensor_layout::{layout, view::ViewMut};
@@ -215,10 +229,14 @@ impl<'a, L: ViewLayout + Send + Sync, E: Scalar + Send> ViewMut<'a, L, E> {
             n => n,
         };
         let f = &f;
-        let parts = self.partition(threads)?;
+        let mut parts = self.partition(threads.min(self.tile_count()?))?;
+        let mine = parts.next();
         std::thread::scope(|scope| {
             for part in parts {
                 scope.spawn(move || part.for_each(f));
+            }
+            if let Some(part) = mine {
+                part.for_each(f);
             }
         });
         Ok(())

@@ -35,6 +35,8 @@ use crate::{Bound, Mixed, Static, StaticLayout};
 /// ```
 pub struct InTile<S>(crate::__private::Marker<S>);
 
+impl<S> crate::typed::sealed::Sealed for InTile<S> {}
+
 impl<E: Element, S: Source<E>> Source<E> for InTile<S> {
     const SHAPE: ArrayShape = match S::SHAPE.tile_layout() {
         Ok(s) => s,
@@ -54,6 +56,8 @@ impl<E: Element, S: Source<E>> Source<E> for InTile<S> {
 /// assert_eq!(<TileViewOf<layout!(f32[20,300]{1,0:T(8,128)})>>::TEXT, "f32[8,128]{1,0:T(8,128)}");
 /// ```
 pub struct InTileView<S>(crate::__private::Marker<S>);
+
+impl<S> crate::typed::sealed::Sealed for InTileView<S> {}
 
 impl<E: Element, S: Source<E>> Source<E> for InTileView<S> {
     const SHAPE: ArrayShape = match S::SHAPE.tile_view_layout() {

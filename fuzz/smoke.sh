@@ -1,0 +1,22 @@
+#!/bin/sh
+# Runs every fuzz target for a bounded time (CI's fuzz step; README.md, "Smoke run"): seeds the corpora, replays
+# the committed regressions, then fuzzes each target for SECONDS seconds (20 unless given) with one worker. Exit 1
+# on the first crash (libFuzzer leaves the input in artifacts/<target>/). Needs nightly and cargo-fuzz.
+#   sh fuzz/smoke.sh [SECONDS]
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+seconds=${1:-20}
+cd "$here"
+sh ./seed.sh > /dev/null
+for target in $(cargo +nightly fuzz list); do
+    mkdir -p "corpus/$target"
+    # Regressions first: each file runs once, any crash fails.
+    if [ -d "regressions/$target" ] && [ -n "$(ls "regressions/$target")" ]; then
+        cargo +nightly fuzz run "$target" regressions/"$target"/* -- -runs=1 > "smoke-$target.log" 2>&1 ||
+            { tail -40 "smoke-$target.log"; echo "fuzz target $target: a regression crashed" >&2; exit 1; }
+    fi
+    cargo +nightly fuzz run "$target" "corpus/$target" -- -max_total_time="$seconds" -max_len=512 \
+        > "smoke-$target.log" 2>&1 ||
+        { tail -40 "smoke-$target.log"; echo "fuzz target $target crashed (artifacts/$target/)" >&2; exit 1; }
+    echo "$target: $(grep -E '^(#[0-9]+|Done)' "smoke-$target.log" | tail -1)"
+done

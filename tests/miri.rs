@@ -1,0 +1,223 @@
+//! Every `unsafe` block of the library at sizes Miri runs in seconds (DESIGN §5c, `.ci/run`'s Miri step): the
+//! unchecked view accessors (`get_unchecked`, `Position`s, `Coord` indexing) over static, runtime, bound mixed and
+//! `*` layouts, and the x86-64 relayout kernels, one small case per kernel variant: transposes of 1-, 2-, 4-,
+//! 8-, 16- and 32-byte units (SSE2 blocks; AVX2 blocks when built with `-Ctarget-feature=+avx2`), units that are
+//! blocks transposed inside, interleaves and deinterleaves of 2, 4 and 8 rows, block copies, streaming stores
+//! (under Miri the streaming threshold is 1 KiB, and an aligned store stands in for `movntdq`), slices misaligned
+//! by 0, 1 and 3 elements, and the parallel path. Views are checked against core's offsets; relayouts go round
+//! a chain of layouts and must give back every slot; nothing outside a view or a destination may change.
+//!
+//! The cases are fixed (no proptest: its case counts ignore `PROPTEST_CASES` under Miri); natively this file is
+//! a quick test like any other. `tests/miri/` builds it alone for Miri, with nothing but the library as a
+//! dependency.
+
+mod common;
+#[path = "common/relayout_check.rs"]
+mod relayout_check;
+
+use common::{all_indices, dims_of};
+use tensor_layout::view::{Coord, Geometry, Position, View, ViewMut};
+use tensor_layout::{layout, ArrayShape, DynLayout};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Views
+
+/// Slots of canary around a view's storage.
+const GUARD: usize = 5;
+const CANARY: f32 = -7.5;
+
+/// A value naming the index.
+fn value(index: &[usize]) -> f32 {
+    index.iter().fold(1.0, |v, &i| v * 16.0 + i as f32)
+}
+
+/// Storage of `n` slots between canaries.
+fn guarded(n: usize) -> Vec<f32> {
+    vec![CANARY; n + 2 * GUARD]
+}
+
+/// The canaries are intact, and every index of `text` holds its value at its offset (core's rule).
+fn check_image(text: &str, buf: &[f32]) {
+    let s = ArrayShape::parse(text).unwrap();
+    let n = buf.len() - 2 * GUARD;
+    assert!(buf[..GUARD].iter().chain(&buf[GUARD + n..]).all(|&x| x == CANARY), "{text}: wrote outside the view");
+    for i in all_indices(&dims_of(&s)) {
+        assert_eq!(buf[GUARD + s.offset(&i).unwrap()], value(&i), "{text} at {i:?}");
+    }
+}
+
+/// `get_unchecked_mut` writes and `get_unchecked` reads every index of a view over `layout`.
+fn unchecked_round_trip<L: tensor_layout::view::ViewLayout>(text: &str, layout: L, storage: usize)
+where
+    f32: tensor_layout::view::SameWidth<L::Element>,
+{
+    let mut buf = guarded(storage);
+    let dims = dims_of(&ArrayShape::parse(text).unwrap());
+    {
+        let mut v = ViewMut::new(layout, &mut buf[GUARD..GUARD + storage]).unwrap();
+        for i in all_indices(&dims) {
+            // SAFETY: `i` has one entry per dimension, each below its size (`all_indices`).
+            unsafe { *v.get_unchecked_mut(&i) = value(&i) };
+        }
+    }
+    check_image(text, &buf);
+    let v = View::new(layout, &buf[GUARD..GUARD + storage]).unwrap();
+    for i in all_indices(&dims) {
+        // SAFETY: as above.
+        assert_eq!(unsafe { *v.get_unchecked(&i) }, value(&i), "{text} at {i:?}");
+    }
+}
+
+#[test]
+fn unchecked_access_over_every_kind_of_layout() {
+    type Tiled = layout!(f32[3,5]{1,0:T(2,2)});
+    unchecked_round_trip("f32[3,5]{1,0:T(2,2)}", Tiled::default(), Tiled::STORAGE_ELEMENTS);
+    type Packed = layout!(f32[4,6]{0,1:T(2,4)(2,1)L(64)});
+    unchecked_round_trip("f32[4,6]{0,1:T(2,4)(2,1)L(64)}", Packed::default(), Packed::STORAGE_ELEMENTS);
+    // `*` that does not split: no plan, the offsets walk the tiling.
+    type Combined = layout!(f32[5,4]{1,0:T(*,3)});
+    unchecked_round_trip("f32[5,4]{1,0:T(*,3)}", Combined::default(), Combined::STORAGE_ELEMENTS);
+    for text in ["f32[2,3,5]{0,2,1:T(2,2)pad(3,4,6)}", "f32[5,4]{1,0:T(*,3)}", "f32[4,0]"] {
+        let g = Geometry::new(DynLayout::parse(text).unwrap()).unwrap();
+        unchecked_round_trip(text, &g, g.storage_elements());
+    }
+    // A bound mixed layout: runtime sizes below the bounds the storage is laid out for.
+    type Batch = layout!(f32[<=4,?]{1,0:T(2,2)});
+    let b = Batch::bind(&[3, 5]).unwrap();
+    unchecked_round_trip("f32[3,5]{1,0:T(2,2)}", &b, b.storage_elements().unwrap());
+}
+
+#[test]
+fn positions_and_coordinates() {
+    type T = layout!(f32[3,5]{1,0:T(2,2)});
+    const TEXT: &str = "f32[3,5]{1,0:T(2,2)}";
+    const P: Position<T> = Position::new([2, 3]);
+    let mut buf = guarded(T::STORAGE_ELEMENTS);
+    {
+        let mut v = ViewMut::new(T::default(), &mut buf[GUARD..GUARD + T::STORAGE_ELEMENTS]).unwrap();
+        for r in v.axis::<0>() {
+            for c in v.axis::<1>() {
+                v[(r, c)] = value(&[r.get(), c.get()]);
+            }
+        }
+        assert_eq!(v[P], value(&[2, 3]));
+        *v.at_mut(P) += 0.0;
+        v[P] = value(&[2, 3]);
+        let (r, c) = (Coord::<T, 0>::new(2).unwrap(), Coord::<T, 1>::new(4).unwrap());
+        assert_eq!(v[(r, c)], value(&[2, 4]));
+    }
+    check_image(TEXT, &buf);
+    let v = View::new(T::default(), &buf[GUARD..GUARD + T::STORAGE_ELEMENTS]).unwrap();
+    assert_eq!((v[P], *v.at(P)), (value(&[2, 3]), value(&[2, 3])));
+    let sum: f32 = v.axis::<0>().flat_map(|r| v.axis::<1>().map(move |c| (r, c))).map(|i| v[i]).sum();
+    let want: f32 = all_indices(&[3, 5]).iter().map(|i| value(i)).sum();
+    assert_eq!(sum, want);
+    // A full tile through its static layout: coordinates of the tile type.
+    type Big = layout!(bf16[4,8]{1,0:T(2,4)(2,1)});
+    let s: Vec<u16> = (0..32).collect();
+    let big = View::new(Big::default(), &s[..]).unwrap();
+    for tile in big.tiles().unwrap() {
+        let t = tile.full().unwrap();
+        for r in t.axis::<0>() {
+            for c in t.axis::<1>() {
+                let (o, i) = (tile.origin(), [r.get(), c.get()]);
+                assert_eq!(t[(r, c)], *big.get(&[o[0] + i[0], o[1] + i[1]]).unwrap());
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Relayout kernels
+
+/// Relayouts along `chain` and back to its first layout, a dense one (storage == elements, so the round trip
+/// must give back every slot), for each `(skew, threads)` of [`RUNS`]: every buffer `skew` elements into a larger
+/// one between canaries. The round trip must be exact and no canary touched. (Under Miri a reference computed
+/// offset by offset costs seconds per thousand elements; `relayout_kernels.rs` checks these kernels against the
+/// naive reference natively.)
+fn round_trip<E: tensor_layout::view::Scalar + Send + Sync>(chain: &[&str]) {
+    let geometries: Vec<Geometry> = chain.iter().map(|t| Geometry::new(t.parse().unwrap()).unwrap()).collect();
+    let first = &geometries[0];
+    assert_eq!(first.storage_elements(), first.dims().iter().product::<usize>(), "{}: not dense", chain[0]);
+    let from = relayout_check::pattern(first.storage_elements(), E::BITS as u32);
+    let canary = E::from_scalar_bits(0x5a);
+    for (skew, threads) in RUNS {
+        let mut bufs: Vec<Vec<E>> =
+            geometries.iter().map(|g| vec![canary; g.storage_elements() + 2 * skew + 1]).collect();
+        for (x, &v) in bufs[0][skew..].iter_mut().zip(&from) {
+            *x = E::from_scalar_bits(v);
+        }
+        for k in 0..geometries.len() {
+            let next = (k + 1) % geometries.len();
+            let (ga, gb) = (&geometries[k], &geometries[next]);
+            let src = bufs[k][skew..skew + ga.storage_elements()].to_vec();
+            let dst = &mut bufs[next][skew..skew + gb.storage_elements()];
+            let (v, mut w) = (View::new(ga, &src[..]).unwrap(), ViewMut::new(gb, dst).unwrap());
+            tensor_layout::relayout_threads(&v, &mut w, threads).unwrap();
+        }
+        for (k, (buf, g)) in bufs.iter().zip(&geometries).enumerate() {
+            let outside = buf[..skew].iter().chain(&buf[skew + g.storage_elements()..]);
+            assert!(
+                outside.into_iter().all(|x| x.to_scalar_bits() == 0x5a),
+                "{}: wrote outside (skew {skew})",
+                chain[k]
+            );
+        }
+        let back: Vec<u128> =
+            bufs[0][skew..skew + first.storage_elements()].iter().map(|x| x.to_scalar_bits()).collect();
+        assert!(
+            back == from,
+            "{chain:?} (skew {skew}, {threads} threads): {}",
+            relayout_check::first_difference(&back, &from)
+        );
+    }
+}
+
+/// Slices misaligned by 0, 1 and 3 elements, on one thread and on two.
+const RUNS: [(usize, usize); 3] = [(0, 1), (1, 1), (3, 2)];
+
+#[test]
+fn transposes_of_every_unit_width() {
+    round_trip::<u8>(&["u8[17,18]", "u8[17,18]{0,1}"]); // 16x16 blocks of bytes and their edges
+    round_trip::<u16>(&["u16[9,10]", "u16[9,10]{0,1}"]); // 8x8
+    round_trip::<[f64; 2]>(&["c128[3,2]", "c128[3,2]{0,1}"]); // 16-byte units
+    round_trip::<u8>(&["pred[33,4]", "pred[33,4]{0,1:T(32,4)(32,1)}"]); // 32-byte units
+}
+
+/// The units AVX2 transposes in 8x8 and 4x4 blocks (`.ci/run` runs this test again built with AVX2), and the
+/// blocks too small for them.
+#[test]
+fn four_and_eight_byte_units() {
+    round_trip::<u32>(&["f32[9,10]", "f32[9,10]{0,1}"]); // 4x4; 8x8 with AVX2
+    round_trip::<u32>(&["f32[5,6]", "f32[5,6]{0,1}"]); // 4x4 even with AVX2 (4 rows: no 8x8 block)
+    round_trip::<u64>(&["f64[5,9]", "f64[5,9]{0,1}"]); // 2x2; 4x4 with AVX2
+    round_trip::<u64>(&["f64[3,5]", "f64[3,5]{0,1}"]); // 2x2 even with AVX2
+                                                       // 2x2 blocks of 8 bytes transposed inside 32-byte units (AVX2), of 4 and 2 bytes inside 16- and 8-byte units.
+    round_trip::<u64>(&["f64[8,8]", "f64[8,8]{1,0:T(4,4)(2,1)}", "f64[8,8]{0,1:T(4,4)(2,1)}"]);
+    round_trip::<u32>(&["f32[8,8]", "f32[8,8]{1,0:T(4,4)(2,1)}", "f32[8,8]{0,1:T(4,4)(2,1)}"]);
+    round_trip::<u16>(&["bf16[16,16]", "bf16[16,16]{1,0:T(8,8)(2,1)}", "bf16[16,16]{0,1:T(8,8)(2,1)}"]);
+    // Streaming stores (under Miri from 1 KiB), AVX2 blocks included.
+    round_trip::<u32>(&["f32[16,24]", "f32[16,24]{0,1}"]);
+}
+
+#[test]
+fn units_transposed_inside() {
+    round_trip::<u8>(&["u8[16,32]", "u8[16,32]{1,0:T(8,16)(4,1)}", "u8[16,32]{0,1:T(8,16)(4,1)}"]);
+    // 4x4 bytes
+}
+
+#[test]
+fn interleaves_and_deinterleaves() {
+    round_trip::<u8>(&["u8[8,32]", "u8[8,32]{1,0:T(8,16)(4,1)}"]); // quads
+    round_trip::<u8>(&["u8[8,32]", "u8[8,32]{1,0:T(8,16)(8,1)}"]); // eights
+    round_trip::<u16>(&["u16[8,16]", "u16[8,16]{1,0:T(8,8)(4,1)}"]); // quads of 2 bytes
+    round_trip::<u32>(&["f32[8,8]", "f32[8,8]{1,0:T(8,4)(2,1)}"]); // pairs of 4 bytes
+    round_trip::<u16>(&["bf16[2,8,16]", "bf16[2,8,16]{2,1,0:T(8,8)(2,1)}"]); // pairs, repeated blocks
+}
+
+#[test]
+fn copies_and_streaming_stores() {
+    // Under Miri, 1 KiB and more stream: whole copies, block copies, interleaves.
+    round_trip::<u32>(&["f32[16,24]", "f32[16,24]{1,0:T(8,8)}", "f32[16,24]"]);
+    round_trip::<u16>(&["bf16[16,40]", "bf16[16,40]{1,0:T(8,16)(2,1)}"]);
+}
