@@ -3,9 +3,6 @@
 //! blocks of 32-byte rows.
 #![allow(unsafe_code)]
 
-#[cfg(miri)]
-use core::arch::x86_64::_mm_store_si128;
-#[cfg_attr(miri, allow(unused_imports))] // `_mm_stream_si128`, which Miri does not run (see `store`)
 use core::arch::x86_64::{
     __m256, __m256d, __m256i, _mm256_castpd_si256, _mm256_castps_si256, _mm256_castsi256_pd, _mm256_castsi256_ps,
     _mm256_loadu_si256, _mm256_permute2f128_pd, _mm256_permute2f128_ps, _mm256_setzero_si256, _mm256_shuffle_ps,
