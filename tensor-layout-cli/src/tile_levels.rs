@@ -1,15 +1,15 @@
 //! One tile level at a time: which tile of each level holds an element, and the grid each level forms. Every
 //! number comes from `tensor-layout-core` ([`ArrayShape::physical_shape_after`], [`ArrayShape::tile_number`],
-//! [`Tile::slot_count`]); this module only arranges them per level.
+//! [`TileLevel::slot_count`]); this module only arranges them per level.
 
 use tensor_layout::print::{write_tiles, TextBuf};
-use tensor_layout::{ArrayShape, DynLayout, Tile};
+use tensor_layout::{ArrayShape, DynLayout, TileLevel};
 
 /// One tile level of a layout.
 #[derive(Debug)]
 pub struct Level {
     /// The tile of this level.
-    pub tile: Tile,
+    pub tile: TileLevel,
     /// Slots of one tile of this level (`*` entries merge dimensions, they do not tile).
     slots: u64,
     /// The physical shape before this level applies (most major first).
@@ -70,14 +70,14 @@ impl TileLevels {
 }
 
 /// `T(8,128)(2,1)`, `*` for a combined dimension; empty for no tiles (core's printer).
-pub fn tiles_text(tiles: &[Tile]) -> String {
+pub fn tiles_text(tiles: &[TileLevel]) -> String {
     let mut b = TextBuf::<4096>::new();
     write_tiles(&mut b, tiles);
     b.as_str().to_string()
 }
 
 /// `(8,128)`, `*` for a combined dimension (core's printer).
-pub fn tile_text(tile: &Tile) -> String {
+pub fn tile_text(tile: &TileLevel) -> String {
     tile.to_string()
 }
 

@@ -12,10 +12,10 @@
 //! # Ok::<(), tensor_layout_core::Error>(())
 //! ```
 
-use crate::layout::{Layout, Padding, ATTRIBUTES};
+use crate::layout::{Padding, XlaLayout, ATTRIBUTES};
 use crate::parse::error::Error;
 use crate::shape::{ArrayShape, ParsedArray};
-use crate::tile::{Tile, Tiles};
+use crate::tile::{TileLevel, TileLevels};
 use crate::validate::{Location, ValidationError};
 
 /// The error for `found` items where a capacity holds `limit`; `at` is the first one that does not fit.
@@ -35,14 +35,14 @@ const fn attribute(name: &str) -> usize {
     0
 }
 
-impl<const E: usize> Tile<E> {
+impl<const E: usize> TileLevel<E> {
     /// This tile at capacity `E2`; `level` names it in the error.
-    const fn to_capacity<const E2: usize>(self, level: usize) -> Result<Tile<E2>, ValidationError> {
+    const fn to_capacity<const E2: usize>(self, level: usize) -> Result<TileLevel<E2>, ValidationError> {
         let n = self.len();
         if n > E2 {
             return Err(over(n, E2, Location::TileEntry(level, E2)));
         }
-        let mut t = Tile::EMPTY;
+        let mut t = TileLevel::EMPTY;
         let mut k = 0;
         while k < n {
             // Within the capacity and taken from a tile: always accepted.
@@ -53,12 +53,12 @@ impl<const E: usize> Tile<E> {
     }
 }
 
-impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T, E, S> {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> XlaLayout<R, T, E, S> {
     /// This layout at another capacity.
     const fn to_capacity<const R2: usize, const T2: usize, const E2: usize, const S2: usize>(
         self,
-    ) -> Result<Layout<R2, T2, E2, S2>, ValidationError> {
-        let mut l = Layout::EMPTY;
+    ) -> Result<XlaLayout<R2, T2, E2, S2>, ValidationError> {
+        let mut l = XlaLayout::EMPTY;
         let m2m = self.minor_to_major();
         if m2m.len() > R2 {
             return Err(over(m2m.len(), R2, Location::MinorToMajor(R2)));
@@ -208,17 +208,17 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
     }
 }
 
-impl<const T: usize, const E: usize> Tiles<T, E> {
+impl<const T: usize, const E: usize> TileLevels<T, E> {
     /// These tile levels at another capacity; `None` when they do not fit.
     ///
     /// ```
-    /// use tensor_layout_core::{tile::tpu_tiling, ElementType, Tiles};
+    /// use tensor_layout_core::{tile::tpu_tiling, ElementType, TileLevels};
     /// let t = tpu_tiling(ElementType::Bf16, &[64, 256]);
     /// assert!(t.to_capacity::<2, 2>().is_some());
     /// assert!(t.to_capacity::<1, 2>().is_none());
     /// ```
-    pub const fn to_capacity<const T2: usize, const E2: usize>(self) -> Option<Tiles<T2, E2>> {
-        let mut out = Tiles::EMPTY;
+    pub const fn to_capacity<const T2: usize, const E2: usize>(self) -> Option<TileLevels<T2, E2>> {
+        let mut out = TileLevels::EMPTY;
         let tiles = self.as_slice();
         let mut t = 0;
         while t < tiles.len() {

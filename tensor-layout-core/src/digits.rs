@@ -40,7 +40,7 @@
 //! ```
 
 use crate::shape::{ArrayShape, MAX_RANK};
-use crate::tile::{Tile, TileDim, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
+use crate::tile::{TileDim, TileLevel, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
 use crate::tiling::arithmetic_size;
 
 /// The most terms a digit plan holds (a layout with more has none).
@@ -328,7 +328,7 @@ impl State {
     }
 
     /// One tiling step, tile `level` (spec §4.2).
-    const fn apply<const E: usize>(&mut self, tile: &Tile<E>, level: usize) -> Result<(), DigitFailure> {
+    const fn apply<const E: usize>(&mut self, tile: &TileLevel<E>, level: usize) -> Result<(), DigitFailure> {
         let dims = tile.dims();
         let dims = dims.as_slice();
         let k = dims.len();

@@ -4,7 +4,7 @@
 use crate::dim::MAX_RANK;
 use crate::dtype::{bytes_eq, ElementType};
 use crate::list::prefix;
-use crate::tile::{Tile, Tiles, MAX_TILES, MAX_TILE_RANK};
+use crate::tile::{TileLevel, TileLevels, MAX_TILES, MAX_TILE_RANK};
 
 /// The most split configurations `SC(..)(..)` one layout may carry.
 ///
@@ -214,10 +214,10 @@ impl SplitConfig {
 /// assert_eq!(l.minor_to_major(), &[2, 1, 0]);
 /// assert_eq!(l.tiles().len(), 2);
 /// assert_eq!(l.memory_space().0, 1);
-/// assert_eq!(format!("{l:?}"), "Layout({2,1,0:T(8,128)(2,1)S(1)})");
+/// assert_eq!(format!("{l:?}"), "XlaLayout({2,1,0:T(8,128)(2,1)S(1)})");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Layout<
+pub struct XlaLayout<
     const RANK: usize = MAX_RANK,
     const TILES: usize = MAX_TILES,
     const TILE_RANK: usize = MAX_TILE_RANK,
@@ -225,10 +225,10 @@ pub struct Layout<
 > {
     pub(crate) m2m_len: u8,
     pub(crate) minor_to_major: [i64; RANK],
-    /// The tile levels in use (`tiles[..tile_count]`): kept here rather than in a [`Tiles`], which saves the
+    /// The tile levels in use (`tiles[..tile_count]`): kept here rather than in a [`TileLevels`], which saves the
     /// padding after its count.
     pub(crate) tile_count: u8,
-    pub(crate) tiles: [Tile<TILE_RANK>; TILES],
+    pub(crate) tiles: [TileLevel<TILE_RANK>; TILES],
     pub(crate) tail_padding_alignment: i64,
     pub(crate) index_type: Option<ElementType>,
     pub(crate) pointer_type: Option<ElementType>,
@@ -241,19 +241,34 @@ pub struct Layout<
     pub(crate) padding: Option<Padding<RANK>>,
 }
 
+/// The former name of [`XlaLayout`], renamed so that `Layout` names one thing: CuTe's layout
+/// (`tensor_layout::cute::Layout`).
+///
+/// ```
+/// #[allow(deprecated)]
+/// let _: tensor_layout_core::Layout = tensor_layout_core::XlaLayout::default_for_rank(2);
+/// ```
+#[deprecated(note = "renamed `XlaLayout`: the `{minor_to_major:attributes}` of an XLA shape")]
+pub type Layout<
+    const RANK: usize = MAX_RANK,
+    const TILES: usize = MAX_TILES,
+    const TILE_RANK: usize = MAX_TILE_RANK,
+    const SPLITS: usize = MAX_SPLITS,
+> = XlaLayout<RANK, TILES, TILE_RANK, SPLITS>;
+
 pub(crate) const EMPTY_SPLIT: SplitConfig = SplitConfig { dimension: 0, len: 0, indices: [0; MAX_SPLIT_INDICES] };
 
-impl Layout {
+impl XlaLayout {
     /// XLA's default layout for `rank` dimensions: major-to-minor, `{rank-1, ..., 1, 0}`. `rank` is clamped to
     /// [`MAX_RANK`].
     ///
     /// ```
-    /// use tensor_layout_core::Layout;
-    /// assert_eq!(Layout::default_for_rank(3).minor_to_major(), &[2, 1, 0]);
+    /// use tensor_layout_core::XlaLayout;
+    /// assert_eq!(XlaLayout::default_for_rank(3).minor_to_major(), &[2, 1, 0]);
     /// ```
-    pub const fn default_for_rank(rank: usize) -> Layout {
+    pub const fn default_for_rank(rank: usize) -> XlaLayout {
         let rank = if rank > MAX_RANK { MAX_RANK } else { rank };
-        let mut l = Layout::EMPTY;
+        let mut l = XlaLayout::EMPTY;
         let mut i = 0;
         while i < rank {
             l.minor_to_major[i] = (rank - 1 - i) as i64;
@@ -264,9 +279,9 @@ impl Layout {
     }
 }
 
-impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T, E, S> {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> XlaLayout<R, T, E, S> {
     /// Appends a tile level; `false` past the capacity.
-    pub(crate) const fn push_tile(&mut self, tile: Tile<E>) -> bool {
+    pub(crate) const fn push_tile(&mut self, tile: TileLevel<E>) -> bool {
         if self.tile_count as usize >= T {
             return false;
         }
@@ -275,15 +290,15 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T
         true
     }
 
-    /// The tile levels as a [`Tiles`].
+    /// The tile levels as a [`TileLevels`].
     ///
     /// ```
     /// use tensor_layout_core::ArrayShape;
     /// let s = ArrayShape::parse("bf16[8,128]{1,0:T(8,128)(2,1)}").unwrap();
     /// assert_eq!(s.layout().tile_levels().as_slice(), s.layout().tiles());
     /// ```
-    pub const fn tile_levels(&self) -> Tiles<T, E> {
-        let mut t = Tiles::EMPTY;
+    pub const fn tile_levels(&self) -> TileLevels<T, E> {
+        let mut t = TileLevels::EMPTY;
         let mut i = 0;
         while i < self.tile_count as usize {
             t.push(self.tiles[i]);
@@ -293,11 +308,11 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T
     }
 
     /// The empty layout (no `minor_to_major` entries, no attributes): what a scalar has.
-    pub(crate) const EMPTY: Self = Layout {
+    pub(crate) const EMPTY: Self = XlaLayout {
         m2m_len: 0,
         minor_to_major: [0; R],
         tile_count: 0,
-        tiles: [Tile::EMPTY; T],
+        tiles: [TileLevel::EMPTY; T],
         tail_padding_alignment: 1,
         index_type: None,
         pointer_type: None,
@@ -329,7 +344,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> Layout<R, T
     /// assert_eq!(s.layout().tiles()[0].dims()[0], TileDim::Combine);
     /// ```
     #[inline]
-    pub const fn tiles(&self) -> &[Tile<E>] {
+    pub const fn tiles(&self) -> &[TileLevel<E>] {
         self.tiles.split_at(self.tile_count as usize).0
     }
 

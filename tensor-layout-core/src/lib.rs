@@ -146,9 +146,13 @@ pub use error::{Error, IndexError, ParseError, ValidationError};
 pub use grid::TileGrid;
 #[cfg(feature = "algebra")]
 pub use index::{Index, Slot, Strides};
+#[allow(deprecated)]
+pub use layout::Layout;
 pub use layout::MAX_SPLITS;
-pub use layout::{Layout, MemorySpace, Padding, PaddingValue, SplitConfig};
+pub use layout::{MemorySpace, Padding, PaddingValue, SplitConfig, XlaLayout};
 #[cfg(feature = "algebra")]
 pub use plan::OffsetPlan;
 pub use shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
-pub use tile::{PhysicalShape, Tile, TileDim, TileDims, Tiles, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};
+pub use tile::{PhysicalShape, TileDim, TileDims, TileLevel, TileLevels, MAX_PHYSICAL_RANK, MAX_TILES, MAX_TILE_RANK};
+#[allow(deprecated)]
+pub use tile::{Tile, Tiles};

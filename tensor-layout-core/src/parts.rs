@@ -3,7 +3,7 @@
 //! `layout!` turns a validated literal into [`Parts`] (element type, dimensions, `minor_to_major`, tiles and
 //! the dense attributes `L`, `E`, `S` and `pad(..)`), and writes each list as the const generic arguments of a
 //! type; rustc rebuilds the shape from those arguments with [`Parts::shape`]. The lists are readable in compiler
-//! messages (`Dims<32, 32, 4096>`, `Tile<8, 128>`) and need no parsing in rustc's const evaluator.
+//! messages (`Dims<32, 32, 4096>`, `TileLevel<8, 128>`) and need no parsing in rustc's const evaluator.
 //!
 //! Both directions are here, so the encoding is written once: [`Parts::of`] (what the macro runs) and
 //! [`Parts::shape`] (what the type runs), with `Parts::of(s)?.shape() == s` for every shape a literal can be.
@@ -23,10 +23,10 @@ use core::fmt;
 
 use crate::dtype::ElementType;
 use crate::error::ValidationError;
-use crate::layout::{Layout, Padding, PaddingValue};
+use crate::layout::{Padding, PaddingValue, XlaLayout};
 use crate::list::prefix;
 use crate::shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
-use crate::tile::{Tile, TileDim, MAX_TILES, MAX_TILE_RANK};
+use crate::tile::{TileDim, TileLevel, MAX_TILES, MAX_TILE_RANK};
 
 /// Marks the end of a list of integers (the default of every unused const generic argument; a plain literal, so
 /// rustc leaves defaulted arguments out when it prints a type).
@@ -307,7 +307,7 @@ impl Parts {
             };
             d += 1;
         }
-        p.layout = Layout::default_for_rank(rank);
+        p.layout = XlaLayout::default_for_rank(rank);
         let m2m = len_dims(&self.minor_to_major);
         if m2m > 0 {
             let mut i = 0;
@@ -320,7 +320,7 @@ impl Parts {
         let mut t = 0;
         while t < MAX_TILES && self.tiles[t][0] != ABSENT {
             let level = &self.tiles[t];
-            let mut tile = Tile::EMPTY;
+            let mut tile = TileLevel::EMPTY;
             let n = len_i64(level);
             let mut e = 0;
             while e < n {

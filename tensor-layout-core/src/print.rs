@@ -3,11 +3,11 @@
 
 use crate::dim::Dim;
 use crate::dtype::ElementType;
-use crate::layout::{Layout, PaddingValue};
+use crate::layout::{PaddingValue, XlaLayout};
 use crate::parse::error::Error;
 use crate::parse::{Event, ShapeParser, MAX_DEPTH};
 use crate::shape::{ArrayShape, ParsedArray};
-use crate::tile::{Tile, TileDim};
+use crate::tile::{TileDim, TileLevel};
 use core::fmt;
 
 pub use crate::message::TextBuf;
@@ -65,7 +65,7 @@ pub const fn write_type_and_dims<const N: usize>(b: &mut TextBuf<N>, element_typ
 /// ```
 pub const fn write_layout<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
     b: &mut TextBuf<N>,
-    l: &Layout<R, T, E, S>,
+    l: &XlaLayout<R, T, E, S>,
 ) {
     let mut part = 0;
     while write_layout_part(b, l, part) {
@@ -82,7 +82,7 @@ const PART: usize = 512;
 /// Returns `false` past the last part.
 const fn write_layout_part<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
     b: &mut TextBuf<N>,
-    l: &Layout<R, T, E, S>,
+    l: &XlaLayout<R, T, E, S>,
     part: usize,
 ) -> bool {
     let (tiles, splits) = (l.tiles(), l.split_configs());
@@ -128,7 +128,7 @@ const fn write_layout_part<const N: usize, const R: usize, const T: usize, const
 /// `L`, `#`, `*`, `E` and `S`, when not at their defaults.
 const fn write_int_attributes<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
     b: &mut TextBuf<N>,
-    l: &Layout<R, T, E, S>,
+    l: &XlaLayout<R, T, E, S>,
 ) {
     if l.tail_padding_alignment() != 1 {
         write_int_attribute(b, "L", l.tail_padding_alignment());
@@ -171,7 +171,7 @@ const fn write_split<const N: usize>(b: &mut TextBuf<N>, split: &crate::layout::
 /// `P`, `M` and `pad(..)`, when written.
 const fn write_last_attributes<const N: usize, const R: usize, const T: usize, const E: usize, const S: usize>(
     b: &mut TextBuf<N>,
-    l: &Layout<R, T, E, S>,
+    l: &XlaLayout<R, T, E, S>,
 ) {
     if l.has_physical_shape() {
         b.push_str("P(..)");
@@ -202,7 +202,7 @@ const fn write_last_attributes<const N: usize, const R: usize, const T: usize, c
 /// capacity, so printing a layout takes little stack on small targets.
 fn stream_layout<const R: usize, const T: usize, const E: usize, const S: usize>(
     f: &mut fmt::Formatter<'_>,
-    l: &Layout<R, T, E, S>,
+    l: &XlaLayout<R, T, E, S>,
 ) -> fmt::Result {
     let mut part = 0;
     loop {
@@ -225,7 +225,7 @@ fn stream_layout<const R: usize, const T: usize, const E: usize, const S: usize>
 /// write_tiles(&mut b, p.layout().tiles());
 /// assert_eq!(b.as_str(), "T(*,2,4)(2,1)");
 /// ```
-pub const fn write_tiles<const N: usize, const E: usize>(b: &mut TextBuf<N>, tiles: &[Tile<E>]) {
+pub const fn write_tiles<const N: usize, const E: usize>(b: &mut TextBuf<N>, tiles: &[TileLevel<E>]) {
     if tiles.is_empty() {
         return;
     }
@@ -240,12 +240,12 @@ pub const fn write_tiles<const N: usize, const E: usize>(b: &mut TextBuf<N>, til
 /// Writes one tile: `(8,128)`, `*` for a combined dimension.
 ///
 /// ```
-/// use tensor_layout_core::{print::{write_tile, TextBuf}, Tile, TileDim};
+/// use tensor_layout_core::{print::{write_tile, TextBuf}, TileLevel, TileDim};
 /// let mut b = TextBuf::<64>::new();
-/// write_tile(&mut b, &Tile::new(&[TileDim::Combine, TileDim::Size(128)]).unwrap());
+/// write_tile(&mut b, &TileLevel::new(&[TileDim::Combine, TileDim::Size(128)]).unwrap());
 /// assert_eq!(b.as_str(), "(*,128)");
 /// ```
-pub const fn write_tile<const N: usize, const E: usize>(b: &mut TextBuf<N>, tile: &Tile<E>) {
+pub const fn write_tile<const N: usize, const E: usize>(b: &mut TextBuf<N>, tile: &TileLevel<E>) {
     b.push_str("(");
     let dims = tile.dims();
     let dims = dims.as_slice();
@@ -263,7 +263,7 @@ pub const fn write_tile<const N: usize, const E: usize>(b: &mut TextBuf<N>, tile
     b.push_str(")");
 }
 
-impl<const E: usize> fmt::Display for Tile<E> {
+impl<const E: usize> fmt::Display for TileLevel<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut b = TextBuf::<PART>::new();
         write_tile(&mut b, self);
@@ -319,7 +319,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Displa
     }
 }
 
-impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for Layout<R, T, E, S> {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Display for XlaLayout<R, T, E, S> {
     /// [`write_layout`], streamed through a small buffer.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         stream_layout(f, self)
@@ -340,9 +340,9 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug 
     }
 }
 
-impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug for Layout<R, T, E, S> {
+impl<const R: usize, const T: usize, const E: usize, const S: usize> fmt::Debug for XlaLayout<R, T, E, S> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Layout({self})")
+        write!(f, "XlaLayout({self})")
     }
 }
 

@@ -6,7 +6,7 @@
 //! as defaults (see [`ArrayShape`]).
 
 use crate::dtype::ElementType;
-use crate::layout::{Layout, MAX_SPLITS};
+use crate::layout::{XlaLayout, MAX_SPLITS};
 use crate::list::prefix;
 use crate::tile::{MAX_TILES, MAX_TILE_RANK};
 
@@ -31,7 +31,7 @@ pub struct ParsedArray<
     pub(crate) element_type: ElementType,
     pub(crate) rank: u8,
     pub(crate) dims: [Dim; RANK],
-    pub(crate) layout: Layout<RANK, TILES, TILE_RANK, SPLITS>,
+    pub(crate) layout: XlaLayout<RANK, TILES, TILE_RANK, SPLITS>,
 }
 
 impl<const R: usize, const T: usize, const E: usize, const S: usize> ParsedArray<R, T, E, S> {
@@ -41,7 +41,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ParsedArray
             R <= MAX_RANK && T <= MAX_TILES && E <= MAX_TILE_RANK && S <= MAX_SPLITS,
             "a layout capacity is at most the default one: RANK <= 16, TILES <= 6, TILE_RANK <= 16, SPLITS <= 4"
         );
-        ParsedArray { element_type: ElementType::F32, rank: 0, dims: [Dim::Static(0); R], layout: Layout::EMPTY }
+        ParsedArray { element_type: ElementType::F32, rank: 0, dims: [Dim::Static(0); R], layout: XlaLayout::EMPTY }
     };
 
     /// The element type.
@@ -84,7 +84,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ParsedArray
     /// assert_eq!(parse::parse_array(b"f32[3,5]").unwrap().layout().minor_to_major(), &[1, 0]);
     /// ```
     #[inline]
-    pub const fn layout(&self) -> &Layout<R, T, E, S> {
+    pub const fn layout(&self) -> &XlaLayout<R, T, E, S> {
         &self.layout
     }
 
@@ -96,7 +96,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ParsedArray
     /// let p = ParsedArray::new(ElementType::F32, &[3, 5]).unwrap().with_layout(l);
     /// assert_eq!(p.layout().minor_to_major(), &[0, 1]);
     /// ```
-    pub const fn with_layout(mut self, layout: Layout<R, T, E, S>) -> Self {
+    pub const fn with_layout(mut self, layout: XlaLayout<R, T, E, S>) -> Self {
         self.layout = layout;
         self
     }
@@ -194,7 +194,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
     /// assert_eq!(ArrayShape::parse("u8[2,3]{0,1}").unwrap().layout().minor_to_major(), &[0, 1]);
     /// ```
     #[inline]
-    pub const fn layout(&self) -> &Layout<R, T, E, S> {
+    pub const fn layout(&self) -> &XlaLayout<R, T, E, S> {
         &self.0.layout
     }
 }

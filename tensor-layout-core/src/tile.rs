@@ -1,4 +1,4 @@
-//! Tiles `T(..)(..)` as data (spec §2): tile entries, tiles, the tile levels of a layout, the physical (tiled)
+//! Tile levels `T(..)(..)` as data (spec §2): tile entries, tiles, the tile levels of a layout, the physical (tiled)
 //! shape they produce, and the TPU backend's tiling conventions. The tiling arithmetic is in [`crate::index`].
 
 use crate::dim::MAX_RANK;
@@ -9,8 +9,8 @@ use core::fmt;
 /// The most tile levels one layout may have (`T(..)(..)...`).
 ///
 /// ```
-/// use tensor_layout_core::{Tile, TileDim, Tiles, MAX_TILES};
-/// let (mut t, tile) = (Tiles::NONE, Tile::new(&[TileDim::Size(2)]).unwrap());
+/// use tensor_layout_core::{TileLevel, TileDim, TileLevels, MAX_TILES};
+/// let (mut t, tile) = (TileLevels::NONE, TileLevel::new(&[TileDim::Size(2)]).unwrap());
 /// for _ in 0..MAX_TILES {
 ///     assert!(t.push(tile));
 /// }
@@ -78,43 +78,43 @@ impl TileDim {
 /// capacity: sizes are XLA's `int64` values, so the bits above them mark `*` and the unused entries.
 ///
 /// ```
-/// use tensor_layout_core::{Tile, TileDim};
-/// let t = Tile::new(&[TileDim::Size(8), TileDim::Size(128)]).unwrap();
+/// use tensor_layout_core::{TileLevel, TileDim};
+/// let t = TileLevel::new(&[TileDim::Size(8), TileDim::Size(128)]).unwrap();
 /// assert_eq!(t.dims().len(), 2);
 /// assert_eq!(t.element_count(), Some(1024));
-/// assert_eq!(format!("{t:?}"), "Tile(8,128)");
+/// assert_eq!(format!("{t:?}"), "TileLevel(8,128)");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Tile<const TILE_RANK: usize = MAX_TILE_RANK> {
+pub struct TileLevel<const TILE_RANK: usize = MAX_TILE_RANK> {
     /// Sizes; [`COMBINE`] for `*`; [`ABSENT`] past the last entry.
     entries: [u64; TILE_RANK],
 }
 
-/// The entry `*` in [`Tile::entries`]: above every `int64` size.
+/// The entry `*` in [`TileLevel::entries`]: above every `int64` size.
 const COMBINE: u64 = 1 << 63;
 /// No entry: the tile has fewer entries than its capacity.
 const ABSENT: u64 = u64::MAX;
 
-impl Tile {
+impl TileLevel {
     /// A tile with these entries; `None` when there are more than [`MAX_TILE_RANK`] or a size does not fit XLA's
     /// `int64` (above `i64::MAX`).
     ///
     /// ```
-    /// use tensor_layout_core::{Tile, TileDim};
-    /// assert!(Tile::new(&[TileDim::Size(1); 17]).is_none());
-    /// assert!(Tile::new(&[TileDim::Size(u64::MAX)]).is_none());
+    /// use tensor_layout_core::{TileLevel, TileDim};
+    /// assert!(TileLevel::new(&[TileDim::Size(1); 17]).is_none());
+    /// assert!(TileLevel::new(&[TileDim::Size(u64::MAX)]).is_none());
     /// ```
-    pub const fn new(dims: &[TileDim]) -> Option<Tile> {
-        Tile::from_entries(dims)
+    pub const fn new(dims: &[TileDim]) -> Option<TileLevel> {
+        TileLevel::from_entries(dims)
     }
 }
 
-impl<const E: usize> Tile<E> {
-    pub(crate) const EMPTY: Tile<E> = Tile { entries: [ABSENT; E] };
+impl<const E: usize> TileLevel<E> {
+    pub(crate) const EMPTY: TileLevel<E> = TileLevel { entries: [ABSENT; E] };
 
     /// A tile of this capacity with these entries; `None` past the capacity or for a size above `i64::MAX`.
-    pub(crate) const fn from_entries(dims: &[TileDim]) -> Option<Tile<E>> {
-        let mut t = Tile::EMPTY;
+    pub(crate) const fn from_entries(dims: &[TileDim]) -> Option<TileLevel<E>> {
+        let mut t = TileLevel::EMPTY;
         let mut i = 0;
         while i < dims.len() {
             if !t.push(dims[i]) {
@@ -143,8 +143,8 @@ impl<const E: usize> Tile<E> {
     /// The number of entries.
     ///
     /// ```
-    /// use tensor_layout_core::{Tile, TileDim};
-    /// assert_eq!(Tile::new(&[TileDim::Combine, TileDim::Size(3)]).unwrap().len(), 2);
+    /// use tensor_layout_core::{TileLevel, TileDim};
+    /// assert_eq!(TileLevel::new(&[TileDim::Combine, TileDim::Size(3)]).unwrap().len(), 2);
     /// ```
     #[inline]
     pub const fn len(&self) -> usize {
@@ -158,8 +158,8 @@ impl<const E: usize> Tile<E> {
     /// Whether the tile has no entry (`T()`, which parses but never validates).
     ///
     /// ```
-    /// use tensor_layout_core::Tile;
-    /// assert!(Tile::new(&[]).unwrap().is_empty());
+    /// use tensor_layout_core::TileLevel;
+    /// assert!(TileLevel::new(&[]).unwrap().is_empty());
     /// ```
     #[inline]
     pub const fn is_empty(&self) -> bool {
@@ -169,8 +169,8 @@ impl<const E: usize> Tile<E> {
     /// Entry `k` (most major first); `None` past the last entry.
     ///
     /// ```
-    /// use tensor_layout_core::{Tile, TileDim};
-    /// let t = Tile::new(&[TileDim::Combine, TileDim::Size(3)]).unwrap();
+    /// use tensor_layout_core::{TileLevel, TileDim};
+    /// let t = TileLevel::new(&[TileDim::Combine, TileDim::Size(3)]).unwrap();
     /// assert_eq!((t.get(0), t.get(1), t.get(2)), (Some(TileDim::Combine), Some(TileDim::Size(3)), None));
     /// ```
     #[inline]
@@ -216,8 +216,8 @@ impl<const E: usize> Tile<E> {
     /// merge dimensions rather than tile them); `None` on overflow.
     ///
     /// ```
-    /// use tensor_layout_core::{Tile, TileDim};
-    /// assert_eq!(Tile::new(&[TileDim::Combine, TileDim::Size(2), TileDim::Size(3)]).unwrap().slot_count(), Some(6));
+    /// use tensor_layout_core::{TileLevel, TileDim};
+    /// assert_eq!(TileLevel::new(&[TileDim::Combine, TileDim::Size(2), TileDim::Size(3)]).unwrap().slot_count(), Some(6));
     /// ```
     pub const fn slot_count(&self) -> Option<u64> {
         let mut n: u64 = 1;
@@ -237,8 +237,8 @@ impl<const E: usize> Tile<E> {
     /// The number of tiled (not `*`) entries.
     ///
     /// ```
-    /// use tensor_layout_core::{Tile, TileDim};
-    /// assert_eq!(Tile::new(&[TileDim::Combine, TileDim::Size(2)]).unwrap().tiled_entries(), 1);
+    /// use tensor_layout_core::{TileLevel, TileDim};
+    /// assert_eq!(TileLevel::new(&[TileDim::Combine, TileDim::Size(2)]).unwrap().tiled_entries(), 1);
     /// ```
     pub const fn tiled_entries(&self) -> usize {
         let mut n = 0;
@@ -255,8 +255,8 @@ impl<const E: usize> Tile<E> {
     /// The number of slots in one tile (product of the sizes); `None` with a `*` entry or on overflow.
     ///
     /// ```
-    /// use tensor_layout_core::{Tile, TileDim};
-    /// assert_eq!(Tile::new(&[TileDim::Combine, TileDim::Size(3)]).unwrap().element_count(), None);
+    /// use tensor_layout_core::{TileLevel, TileDim};
+    /// assert_eq!(TileLevel::new(&[TileDim::Combine, TileDim::Size(3)]).unwrap().element_count(), None);
     /// ```
     pub const fn element_count(&self) -> Option<u64> {
         let mut n: u64 = 1;
@@ -275,13 +275,13 @@ impl<const E: usize> Tile<E> {
     }
 }
 
-impl<const E: usize> fmt::Debug for Tile<E> {
+impl<const E: usize> fmt::Debug for TileLevel<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Tile{self}")
+        write!(f, "TileLevel{self}")
     }
 }
 
-/// The entries of one [`Tile`], as [`Tile::dims`] returns them: a slice of [`TileDim`] through `Deref`.
+/// The entries of one [`TileLevel`], as [`TileLevel::dims`] returns them: a slice of [`TileDim`] through `Deref`.
 ///
 /// ```
 /// use tensor_layout_core::{ArrayShape, TileDim::{Combine, Size}};
@@ -302,8 +302,8 @@ impl<const E: usize> TileDims<E> {
     /// The entries as a slice (in `const` code, where `Deref` is not available).
     ///
     /// ```
-    /// use tensor_layout_core::{Tile, TileDim};
-    /// const N: usize = Tile::new(&[TileDim::Size(2), TileDim::Size(2)]).unwrap().dims().as_slice().len();
+    /// use tensor_layout_core::{TileLevel, TileDim};
+    /// const N: usize = TileLevel::new(&[TileDim::Size(2), TileDim::Size(2)]).unwrap().dims().as_slice().len();
     /// assert_eq!(N, 2);
     /// ```
     pub const fn as_slice(&self) -> &[TileDim] {
@@ -365,51 +365,71 @@ impl<const E: usize, const N: usize> PartialEq<&[TileDim; N]> for TileDims<E> {
 /// use tensor_layout_core::{tile::tpu_tiling, ElementType};
 /// let t = tpu_tiling(ElementType::Bf16, &[1024, 1024]);
 /// assert_eq!(t.as_slice().len(), 2);
-/// assert_eq!(format!("{t:?}"), "[Tile(8,128), Tile(2,1)]");
+/// assert_eq!(format!("{t:?}"), "[TileLevel(8,128), TileLevel(2,1)]");
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Tiles<const TILES: usize = MAX_TILES, const TILE_RANK: usize = MAX_TILE_RANK> {
+pub struct TileLevels<const TILES: usize = MAX_TILES, const TILE_RANK: usize = MAX_TILE_RANK> {
     pub(crate) count: u8,
-    pub(crate) tiles: [Tile<TILE_RANK>; TILES],
+    pub(crate) tiles: [TileLevel<TILE_RANK>; TILES],
 }
 
-impl<const T: usize, const E: usize> fmt::Debug for Tiles<T, E> {
+/// The former name of [`TileLevel`], renamed so that `Tile` names one thing: a tile of a view
+/// (`tensor_layout::view::Tile`).
+///
+/// ```
+/// #[allow(deprecated)]
+/// use tensor_layout_core::{TileDim::Size, TileLevel};
+/// let _: tensor_layout_core::Tile = TileLevel::new(&[Size(8), Size(128)]).unwrap();
+/// ```
+#[deprecated(note = "renamed `TileLevel`: one tile level `T(..)` of a layout")]
+pub type Tile<const TILE_RANK: usize = MAX_TILE_RANK> = TileLevel<TILE_RANK>;
+
+/// The former name of [`TileLevels`].
+///
+/// ```
+/// #[allow(deprecated)]
+/// let _: tensor_layout_core::Tiles = tensor_layout_core::TileLevels::NONE;
+/// ```
+#[deprecated(note = "renamed `TileLevels`: the tile levels of a layout")]
+pub type Tiles<const TILES: usize = MAX_TILES, const TILE_RANK: usize = MAX_TILE_RANK> = TileLevels<TILES, TILE_RANK>;
+
+impl<const T: usize, const E: usize> fmt::Debug for TileLevels<T, E> {
     /// The tile levels in use.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list().entries(self.as_slice()).finish()
     }
 }
 
-impl Tiles {
+impl TileLevels {
     /// No tiles.
     ///
     /// ```
-    /// use tensor_layout_core::{ArrayShape, Tiles};
+    /// use tensor_layout_core::{ArrayShape, TileLevels};
     /// let s = ArrayShape::parse("f32[3,5]{1,0}").unwrap();
-    /// assert_eq!(s.layout().tiles(), Tiles::NONE.as_slice());
+    /// assert_eq!(s.layout().tiles(), TileLevels::NONE.as_slice());
     /// assert!(!s.layout().is_tiled());
     /// ```
-    pub const NONE: Tiles = Tiles::EMPTY;
+    pub const NONE: TileLevels = TileLevels::EMPTY;
 }
 
-impl<const T: usize, const E: usize> Tiles<T, E> {
-    pub(crate) const EMPTY: Tiles<T, E> = Tiles { count: 0, tiles: [Tile::EMPTY; T] };
+impl<const T: usize, const E: usize> TileLevels<T, E> {
+    pub(crate) const EMPTY: TileLevels<T, E> = TileLevels { count: 0, tiles: [TileLevel::EMPTY; T] };
 
     /// The tiles as a slice.
     ///
     /// ```
-    /// use tensor_layout_core::Tiles;
-    /// assert!(Tiles::NONE.as_slice().is_empty());
+    /// use tensor_layout_core::TileLevels;
+    /// assert!(TileLevels::NONE.as_slice().is_empty());
     /// ```
-    pub const fn as_slice(&self) -> &[Tile<E>] {
+    pub const fn as_slice(&self) -> &[TileLevel<E>] {
         prefix(&self.tiles, self.count as usize)
     }
 
     /// Whether there is no tile.
     ///
     /// ```
-    /// use tensor_layout_core::Tiles;
-    /// assert!(Tiles::NONE.is_empty());
+    /// use tensor_layout_core::TileLevels;
+    /// assert!(TileLevels::NONE.is_empty());
     /// ```
     pub const fn is_empty(&self) -> bool {
         self.count == 0
@@ -418,12 +438,12 @@ impl<const T: usize, const E: usize> Tiles<T, E> {
     /// Appends a tile level; `false` when the capacity (`TILES`, by default [`MAX_TILES`]) is reached.
     ///
     /// ```
-    /// use tensor_layout_core::{Tile, TileDim, Tiles};
-    /// let mut t = Tiles::NONE;
-    /// assert!(t.push(Tile::new(&[TileDim::Size(2)]).unwrap()));
+    /// use tensor_layout_core::{TileLevel, TileDim, TileLevels};
+    /// let mut t = TileLevels::NONE;
+    /// assert!(t.push(TileLevel::new(&[TileDim::Size(2)]).unwrap()));
     /// assert_eq!(t.as_slice().len(), 1);
     /// ```
-    pub const fn push(&mut self, tile: Tile<E>) -> bool {
+    pub const fn push(&mut self, tile: TileLevel<E>) -> bool {
         if self.count as usize >= T {
             return false;
         }
@@ -503,7 +523,7 @@ impl PhysicalShape {
 /// let t = tpu_tiling(ElementType::Bf16, &[1280, 16384]);
 /// assert_eq!(t.as_slice()[1].dims(), &[Size(2), Size(1)]);
 /// ```
-pub const fn tpu_tiling(element_type: ElementType, physical_dims: &[u64]) -> Tiles {
+pub const fn tpu_tiling(element_type: ElementType, physical_dims: &[u64]) -> TileLevels {
     let second_minor = if physical_dims.len() >= 2 { physical_dims[physical_dims.len() - 2] } else { 1 };
     let bits = element_type.bits();
     let (rows, pack) = if matches!(element_type, ElementType::Pred) {
@@ -522,13 +542,13 @@ pub const fn tpu_tiling(element_type: ElementType, physical_dims: &[u64]) -> Til
     } else {
         (8, 8)
     };
-    let mut tiles = Tiles::NONE;
-    let first = Tile::new(&[TileDim::Size(rows), TileDim::Size(128)]);
+    let mut tiles = TileLevels::NONE;
+    let first = TileLevel::new(&[TileDim::Size(rows), TileDim::Size(128)]);
     if let Some(t) = first {
         tiles.push(t);
     }
     if pack > 1 {
-        if let Some(t) = Tile::new(&[TileDim::Size(pack), TileDim::Size(1)]) {
+        if let Some(t) = TileLevel::new(&[TileDim::Size(pack), TileDim::Size(1)]) {
             tiles.push(t);
         }
     }

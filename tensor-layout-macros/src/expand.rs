@@ -80,7 +80,7 @@ fn literal(t: &mut Tokens, krate: &TokenStream, p: &Parts) {
         }
         2 if given[2] => {
             let levels = (0..).map(|l| p.tile(l)).take_while(|l| !l.is_empty());
-            t.path(krate, &["literal", "Tiles"]).args(levels, |t, level| int_list(t, krate, "Tile", level));
+            t.path(krate, &["literal", "Levels"]).args(levels, |t, level| int_list(t, krate, "Level", level));
         }
         2 => {
             t.path(krate, &["literal", "Untiled"]);

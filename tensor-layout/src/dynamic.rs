@@ -4,8 +4,8 @@ use core::fmt;
 use core::str::FromStr;
 use tensor_layout_core::broadcast::{self, BroadcastError};
 use tensor_layout_core::{
-    ArrayShape, Dim, ElementType, Error, IndexError, Layout, MemorySpace, PhysicalShape, Slot, Strides, Tile, MAX_RANK,
-    MAX_SPLITS, MAX_TILES, MAX_TILE_RANK,
+    ArrayShape, Dim, ElementType, Error, IndexError, MemorySpace, PhysicalShape, Slot, Strides, TileLevel, XlaLayout,
+    MAX_RANK, MAX_SPLITS, MAX_TILES, MAX_TILE_RANK,
 };
 
 use crate::offsets::Offsets;
@@ -195,7 +195,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> DynLayout<R
     /// assert_eq!(DynLayout::parse("f32[2,3]{0,1}")?.layout().minor_to_major(), &[0, 1]);
     /// # Ok::<(), tensor_layout::Error>(())
     /// ```
-    pub const fn layout(&self) -> &Layout<R, T, E, S> {
+    pub const fn layout(&self) -> &XlaLayout<R, T, E, S> {
         self.shape.layout()
     }
 
@@ -217,7 +217,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> DynLayout<R
     /// assert_eq!(DynLayout::parse("bf16[16,256]{1,0:T(8,128)(2,1)}")?.tiles().len(), 2);
     /// # Ok::<(), tensor_layout::Error>(())
     /// ```
-    pub const fn tiles(&self) -> &[Tile<E>] {
+    pub const fn tiles(&self) -> &[TileLevel<E>] {
         self.shape.layout().tiles()
     }
 

@@ -1,7 +1,7 @@
 //! The types `layout!` writes: a layout literal as const generic arguments, readable in compiler messages.
 //!
 //! `layout!(bf16[32,32,4096]{2,1,0:T(8,128)(2,1)})` is the type
-//! `Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Tiles<Tile<8, 128>, Tile<2, 1>>>>`: each list of the
+//! `Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Levels<Level<8, 128>, Level<2, 1>>>>`: each list of the
 //! literal (dimensions, `minor_to_major`, tile entries, attributes) is a list of const generic arguments, and
 //! rustc rebuilds the shape from them with `tensor-layout-core`'s [`Parts::shape`]. The macro writes every layout
 //! in its canonical form (a default `minor_to_major` as [`MajorToMinor`], default attributes left out), so one
@@ -16,7 +16,7 @@
 //! ```
 //! use tensor_layout::{element::Bf16, layout, literal::*, Static};
 //! type Act = layout!(bf16[32,32,4096]{2,1,0:T(8,128)(2,1)});
-//! let _: Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Tiles<Tile<8, 128>, Tile<2, 1>>>> = Act::default();
+//! let _: Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Levels<Level<8, 128>, Level<2, 1>>>> = Act::default();
 //! ```
 
 use core::marker::PhantomData;
@@ -67,21 +67,21 @@ const_list! {
     /// The entries of one tile level (`*` is [`COMBINE`]).
     ///
     /// ```
-    /// use tensor_layout::literal::{IntList, Tile};
-    /// assert_eq!(&<Tile<8, 128> as IntList>::LIST[..2], &[8, 128]);
+    /// use tensor_layout::literal::{IntList, Level};
+    /// assert_eq!(&<Level<8, 128> as IntList>::LIST[..2], &[8, 128]);
     /// ```
-    pub struct Tile: i64 = 9223372036854775807 => IntList; T0 T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15
+    pub struct Level: i64 = 9223372036854775807 => IntList; T0 T1 T2 T3 T4 T5 T6 T7 T8 T9 T10 T11 T12 T13 T14 T15
 }
 
-/// No tile level (the default of unused [`Tiles`] parameters).
+/// No tile level (the default of unused [`Levels`] parameters).
 ///
 /// ```
-/// use tensor_layout::literal::{IntList, NoTile};
-/// assert_eq!(<NoTile as IntList>::LIST[0], i64::MAX);
+/// use tensor_layout::literal::{IntList, NoLevel};
+/// assert_eq!(<NoLevel as IntList>::LIST[0], i64::MAX);
 /// ```
-pub struct NoTile;
+pub struct NoLevel;
 
-/// A list of integers ending at its first `i64::MAX`: [`Dims`] and [`Tile`].
+/// A list of integers ending at its first `i64::MAX`: [`Dims`] and [`Level`].
 ///
 /// ```
 /// use tensor_layout::literal::{Dims, IntList};
@@ -92,7 +92,7 @@ pub trait IntList: 'static {
     const LIST: [i64; 16];
 }
 
-impl IntList for NoTile {
+impl IntList for NoLevel {
     const LIST: [i64; 16] = [ABSENT; 16];
 }
 
@@ -154,39 +154,39 @@ impl DimList for AllStatic {
 /// The tile levels `T(..)(..)`, outermost first (up to 6).
 ///
 /// ```
-/// use tensor_layout::literal::{Tile, TileLevels, Tiles};
-/// assert_eq!(&<Tiles<Tile<8, 128>, Tile<2, 1>> as TileLevels>::LEVELS[1][..2], &[2, 1]);
+/// use tensor_layout::literal::{Level, LevelList, Levels};
+/// assert_eq!(&<Levels<Level<8, 128>, Level<2, 1>> as LevelList>::LEVELS[1][..2], &[2, 1]);
 /// ```
-pub struct Tiles<T0 = NoTile, T1 = NoTile, T2 = NoTile, T3 = NoTile, T4 = NoTile, T5 = NoTile>(
+pub struct Levels<T0 = NoLevel, T1 = NoLevel, T2 = NoLevel, T3 = NoLevel, T4 = NoLevel, T5 = NoLevel>(
     Marker<(T0, T1, T2, T3, T4, T5)>,
 );
 
 /// No tiles.
 ///
 /// ```
-/// use tensor_layout::literal::{TileLevels, Untiled};
-/// assert_eq!(<Untiled as TileLevels>::LEVELS[0][0], i64::MAX);
+/// use tensor_layout::literal::{LevelList, Untiled};
+/// assert_eq!(<Untiled as LevelList>::LEVELS[0][0], i64::MAX);
 /// ```
 pub struct Untiled;
 
-/// Tile levels as lists: [`Tiles`] or [`Untiled`].
+/// Tile levels as lists: [`Levels`] or [`Untiled`].
 ///
 /// ```
-/// use tensor_layout::literal::{Tile, TileLevels, Tiles};
-/// assert_eq!(<Tiles<Tile<4>> as TileLevels>::LEVELS[0][0], 4);
+/// use tensor_layout::literal::{Level, LevelList, Levels};
+/// assert_eq!(<Levels<Level<4>> as LevelList>::LEVELS[0][0], 4);
 /// ```
-pub trait TileLevels: 'static {
+pub trait LevelList: 'static {
     /// Each level's entries; an empty level ends the list.
     const LEVELS: [[i64; MAX_TILE_RANK]; MAX_TILES];
 }
 
-impl<T0: IntList, T1: IntList, T2: IntList, T3: IntList, T4: IntList, T5: IntList> TileLevels
-    for Tiles<T0, T1, T2, T3, T4, T5>
+impl<T0: IntList, T1: IntList, T2: IntList, T3: IntList, T4: IntList, T5: IntList> LevelList
+    for Levels<T0, T1, T2, T3, T4, T5>
 {
     const LEVELS: [[i64; MAX_TILE_RANK]; MAX_TILES] = [T0::LIST, T1::LIST, T2::LIST, T3::LIST, T4::LIST, T5::LIST];
 }
 
-impl TileLevels for Untiled {
+impl LevelList for Untiled {
     const LEVELS: [[i64; MAX_TILE_RANK]; MAX_TILES] = [[ABSENT; MAX_TILE_RANK]; MAX_TILES];
 }
 
@@ -353,7 +353,7 @@ impl<L: Number, E: Number, S: Number, P: Padded> Attributes for Attrs<L, E, S, P
     const PAD_VALUE: PaddingValue = P::VALUE;
 }
 
-impl<D: IntList, O: DimList, T: TileLevels, A: Attributes, Y: DimList> Literal<D, O, T, A, Y> {
+impl<D: IntList, O: DimList, T: LevelList, A: Attributes, Y: DimList> Literal<D, O, T, A, Y> {
     /// The lists, with element type `element`.
     const fn parts(element: ElementType) -> Parts {
         Parts {
@@ -382,9 +382,7 @@ const fn malformed() -> ! {
 
 impl<D, O, T, A, Y> crate::typed::sealed::Sealed for Literal<D, O, T, A, Y> {}
 
-impl<E: Element, D: IntList, O: DimList, T: TileLevels, A: Attributes, Y: DimList> Source<E>
-    for Literal<D, O, T, A, Y>
-{
+impl<E: Element, D: IntList, O: DimList, T: LevelList, A: Attributes, Y: DimList> Source<E> for Literal<D, O, T, A, Y> {
     // Validated here, though `layout!` validated the literal while expanding: the type can be written by hand,
     // and views index without checks on the strength of this shape. The parts are a local: a `const fn` call
     // borrowed in a `const` body is promoted, a copy rustc would intern and validate for every layout type.

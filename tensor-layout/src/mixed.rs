@@ -25,7 +25,7 @@ use core::marker::PhantomData;
 use core::ops::Deref;
 
 use tensor_layout_core::bind::BindError;
-use tensor_layout_core::{ArrayShape, Dim, ElementType, MemorySpace, Tile, MAX_RANK};
+use tensor_layout_core::{ArrayShape, Dim, ElementType, MemorySpace, TileLevel, MAX_RANK};
 
 use crate::element::Element;
 use crate::geometry::Geometry;
@@ -111,7 +111,7 @@ impl<E: Element, S: Source<E>> Mixed<E, S> {
     /// use tensor_layout::{layout, TileDim::Size};
     /// assert_eq!(<layout!(bf16[?,256]{1,0:T(8,128)(2,1)})>::TILES[1].dims(), &[Size(2), Size(1)]);
     /// ```
-    pub const TILES: &'static [Tile] = {
+    pub const TILES: &'static [TileLevel] = {
         let s: &'static ArrayShape = &Self::SHAPE;
         s.layout().tiles()
     };

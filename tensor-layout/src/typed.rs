@@ -4,7 +4,7 @@
 use core::fmt;
 use core::marker::PhantomData;
 use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
-use tensor_layout_core::{ArrayShape, ElementType, IndexError, MemorySpace, OffsetPlan, Tile, MAX_RANK};
+use tensor_layout_core::{ArrayShape, ElementType, IndexError, MemorySpace, OffsetPlan, TileLevel, MAX_RANK};
 
 use crate::element::Element;
 use crate::DynLayout;
@@ -67,7 +67,7 @@ pub(crate) mod sealed {
 ///
 /// `E` is the element type ([`crate::element`]) and `S` where the shape comes from: the lists of the literal
 /// ([`crate::literal`]), or an operation on other static layouts. Compiler messages print the type as written by
-/// `layout!`, for example `Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Tiles<Tile<8, 128>, Tile<2, 1>>>>`.
+/// `layout!`, for example `Static<Bf16, Literal<Dims<32, 32, 4096>, MajorToMinor, Levels<Level<8, 128>, Level<2, 1>>>>`.
 pub struct Static<E, T>(PhantomData<fn() -> (E, T)>);
 
 /// `Clone`, `Copy`, `Default`, `PartialEq` and `Eq` for a zero-sized layout type. Making a value evaluates the
@@ -339,7 +339,7 @@ impl<E: Element, S: Source<E>> Static<E, S> {
     /// assert_eq!(Act::TILES[0].dims(), &[Size(8), Size(128)]);
     /// assert_eq!(Act::TILES[1].dims(), &[Size(2), Size(1)]);
     /// ```
-    pub const TILES: &'static [Tile] = {
+    pub const TILES: &'static [TileLevel] = {
         let s: &'static ArrayShape = &S::SHAPE;
         s.layout().tiles()
     };

@@ -3,7 +3,7 @@
 use super::dims::DimList;
 use super::error::{BroadcastError, BroadcastErrorKind, Operand, Operation};
 use crate::dtype::ElementType;
-use crate::layout::Layout;
+use crate::layout::XlaLayout;
 use crate::shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
 
 /// XLA's `primitive_util::HigherPrecisionType` for two floating-point types: the one with the larger exponent
@@ -74,7 +74,7 @@ const fn result(t: ElementType, dims: &[Dim], err: &Context) -> Result<ArrayShap
         i += 1;
     }
     p.rank = dims.len() as u8;
-    p.layout = Layout::default_for_rank(dims.len());
+    p.layout = XlaLayout::default_for_rank(dims.len());
     match p.validate() {
         Ok(s) => Ok(s),
         Err(e) => Err(err.fail(BroadcastErrorKind::InvalidResult(e))),

@@ -3,7 +3,7 @@
 use super::{Index, Slot};
 use crate::dim::MAX_RANK;
 use crate::shape::ArrayShape;
-use crate::tile::{PhysicalShape, Tile, TileDim, MAX_PHYSICAL_RANK, MAX_TILES};
+use crate::tile::{PhysicalShape, TileDim, TileLevel, MAX_PHYSICAL_RANK, MAX_TILES};
 use crate::tiling::{self as walk, model_size, to_usize, IndexError, Walk};
 
 impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<R, T, E, S> {
@@ -96,7 +96,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
 
 /// Undoes one tiling step: `w` holds an index in the shape after `tile` was applied to `before`; on return it
 /// holds the index in `before`. `Ok(false)` when the slot is padding of a partial tile.
-const fn untile<const E: usize>(w: &mut Walk, before: &PhysicalShape, tile: &Tile<E>) -> Result<bool, IndexError> {
+const fn untile<const E: usize>(w: &mut Walk, before: &PhysicalShape, tile: &TileLevel<E>) -> Result<bool, IndexError> {
     let k = tile.len();
     let n = before.len as usize;
     let ext = k.saturating_sub(n);

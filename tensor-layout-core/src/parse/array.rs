@@ -7,9 +7,9 @@ use super::lex::{
 use super::source_map::{SourceMap, Span};
 use crate::dim::{Dim, MAX_RANK};
 use crate::dtype::{bytes_eq, ElementType};
-use crate::layout::{Layout, Padding, PaddingValue, SplitConfig, ATTRIBUTES, MAX_SPLITS, MAX_SPLIT_INDICES};
+use crate::layout::{Padding, PaddingValue, SplitConfig, XlaLayout, ATTRIBUTES, MAX_SPLITS, MAX_SPLIT_INDICES};
 use crate::shape::ParsedArray;
-use crate::tile::{Tile, TileDim, MAX_TILES, MAX_TILE_RANK};
+use crate::tile::{TileDim, TileLevel, MAX_TILES, MAX_TILE_RANK};
 
 /// Parses one array shape that must span the whole text (trivia around it allowed).
 ///
@@ -179,12 +179,12 @@ const fn attribute_at(text: &[u8], pos: usize) -> Option<(usize, usize)> {
 }
 
 /// Parses a layout from just after its opening brace to just after `close`, into `l` (which must be
-/// [`Layout::EMPTY`]).
+/// [`XlaLayout::EMPTY`]).
 const fn parse_layout_body(
     text: &[u8],
     pos: usize,
     close: u8,
-    l: &mut Layout,
+    l: &mut XlaLayout,
     map: &mut SourceMap,
     depth: usize,
 ) -> Result<usize, ParseError> {
@@ -246,7 +246,7 @@ const fn parse_attribute(
     text: &[u8],
     pos: usize,
     attr: usize,
-    l: &mut Layout,
+    l: &mut XlaLayout,
     map: &mut SourceMap,
     depth: usize,
 ) -> Result<usize, ParseError> {
@@ -366,14 +366,14 @@ const fn parse_dim_level_types(text: &[u8], pos: usize) -> Result<usize, ParseEr
 }
 
 /// `T(..)(..)`: one or more tiles.
-const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout, map: &mut SourceMap) -> Result<usize, ParseError> {
+const fn parse_tiles(text: &[u8], pos: usize, l: &mut XlaLayout, map: &mut SourceMap) -> Result<usize, ParseError> {
     let mut p = skip_trivia(text, pos);
     if !at(text, p, b'(') {
         return Err(expected(text, p, Expected::OpenParen));
     }
     while at(text, p, b'(') {
         let tile_start = p;
-        let mut tile = Tile::EMPTY;
+        let mut tile = TileLevel::EMPTY;
         p = skip_trivia(text, p + 1);
         if at(text, p, b')') {
             p += 1;
@@ -426,7 +426,7 @@ const fn parse_tiles(text: &[u8], pos: usize, l: &mut Layout, map: &mut SourceMa
 }
 
 /// `SC(d:i,..)(..)`: split configurations.
-const fn parse_splits(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, ParseError> {
+const fn parse_splits(text: &[u8], pos: usize, l: &mut XlaLayout) -> Result<usize, ParseError> {
     let mut p = skip_trivia(text, pos);
     if !at(text, p, b'(') {
         return Err(expected(text, p, Expected::OpenParen));
@@ -455,7 +455,7 @@ const fn parse_splits(text: &[u8], pos: usize, l: &mut Layout) -> Result<usize, 
 }
 
 /// `pad(3,5)` or `pad(3,5:zero)`: the older padded dimensions (our extension).
-const fn parse_padding(text: &[u8], pos: usize, l: &mut Layout, map: &mut SourceMap) -> Result<usize, ParseError> {
+const fn parse_padding(text: &[u8], pos: usize, l: &mut XlaLayout, map: &mut SourceMap) -> Result<usize, ParseError> {
     let p = tri!(expect_byte(text, pos, b'(', Expected::OpenParen));
     let mut pad = Padding { len: 0, dims: [0; MAX_RANK], value: PaddingValue::Unspecified };
     let mut values = [0i64; MAX_RANK];

@@ -4,7 +4,7 @@
 
 use crate::list::prefix;
 use crate::shape::ArrayShape;
-use crate::tile::{PhysicalShape, Tile, TileDim, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
+use crate::tile::{PhysicalShape, TileDim, TileLevel, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
 
 mod error;
 
@@ -186,7 +186,11 @@ pub(crate) const fn start<const R: usize, const T: usize, const E: usize, const 
 
 /// One tiling step (spec §4.2): extend with leading 1s, merge `*` entries, then split each tiled dimension into
 /// a grid dimension and a within-tile dimension, all within-tile dimensions moving to the minor end.
-pub(crate) const fn apply_tile<const E: usize>(w: &mut Walk, tile: &Tile<E>, level: usize) -> Result<(), IndexError> {
+pub(crate) const fn apply_tile<const E: usize>(
+    w: &mut Walk,
+    tile: &TileLevel<E>,
+    level: usize,
+) -> Result<(), IndexError> {
     let k = tile.len();
     let mut len = w.shape.len as usize;
     if k > len {

@@ -4,7 +4,7 @@
 
 use crate::dim::{Dim, MAX_RANK};
 use crate::dtype::ElementType;
-use crate::layout::Layout;
+use crate::layout::XlaLayout;
 use crate::shape::{ArrayShape, ParsedArray};
 use crate::tile::TileDim;
 
@@ -31,7 +31,12 @@ impl ParsedArray {
             d[i] = Dim::Static(dims[i]);
             i += 1;
         }
-        Ok(ParsedArray { element_type, rank: dims.len() as u8, dims: d, layout: Layout::default_for_rank(dims.len()) })
+        Ok(ParsedArray {
+            element_type,
+            rank: dims.len() as u8,
+            dims: d,
+            layout: XlaLayout::default_for_rank(dims.len()),
+        })
     }
 }
 
