@@ -112,6 +112,10 @@ impl Layout {
     /// let a = Layout::parse("(9,(4,8)):(59,(13,1))")?;
     /// let r = a.logical_divide(&Tiler::parse("<3:3,(2,4):(1,8)>")?)?;
     /// assert_eq!(r.to_string(), "((3,3),((2,4),(2,2))):((177,59),((13,2),(26,1)))");
+    /// // Refused: B reaches 15 offsets and leaves a gap at 3, and C++'s complement (`1:0`) does not fill
+    /// // A's 16, so the tiles would miss 4 of A's elements.
+    /// let e = Layout::parse("16:1")?.logical_divide(&Tiler::parse("(4,3):(4,1)")?).unwrap_err();
+    /// assert!(e.to_string().ends_with("complement(B, 16) spans 15 offsets with B, short of 16, so the tiles miss elements of A"));
     /// # Ok::<(), tensor_layout_core::cute::CuteError>(())
     /// ```
     pub const fn logical_divide(&self, tiler: &Tiler) -> Result<Layout, CuteError> {
