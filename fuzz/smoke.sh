@@ -2,10 +2,12 @@
 # Runs every fuzz target for a bounded time (CI's fuzz step; README.md, "Smoke run"): seeds the corpora, replays
 # the committed regressions, then fuzzes each target for SECONDS seconds (20 unless given) with one worker. Exit 1
 # on the first crash (libFuzzer leaves the input in artifacts/<target>/). Needs nightly and cargo-fuzz.
+# FUZZ_SEED fixes libFuzzer's seed (CI sets it, so that a run is reproducible); unset, each run explores anew.
 #   sh fuzz/smoke.sh [SECONDS]
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 seconds=${1:-20}
+seed=${FUZZ_SEED:+-seed=$FUZZ_SEED}
 cd "$here"
 sh ./seed.sh > /dev/null
 for target in $(cargo +nightly fuzz list); do
@@ -15,7 +17,7 @@ for target in $(cargo +nightly fuzz list); do
         cargo +nightly fuzz run "$target" regressions/"$target"/* -- -runs=1 > "smoke-$target.log" 2>&1 ||
             { tail -40 "smoke-$target.log"; echo "fuzz target $target: a regression crashed" >&2; exit 1; }
     fi
-    cargo +nightly fuzz run "$target" "corpus/$target" -- -max_total_time="$seconds" -max_len=512 \
+    cargo +nightly fuzz run "$target" "corpus/$target" -- -max_total_time="$seconds" -max_len=512 $seed \
         > "smoke-$target.log" 2>&1 ||
         { tail -40 "smoke-$target.log"; echo "fuzz target $target crashed (artifacts/$target/)" >&2; exit 1; }
     echo "$target: $(grep -E '^(#[0-9]+|Done)' "smoke-$target.log" | tail -1)"
