@@ -1,5 +1,5 @@
-//! Post-conditions of CuTe's layout algebra over random layouts (proptest), checked with a deliberately naive
-//! evaluator written here: a layout is the sum over its flat modes of `((i / prefix) % extent) * stride`, the
+//! Post-conditions of CuTe's layout algebra over random layouts (proptest), checked with the deliberately naive
+//! evaluator of `common/cute.rs`: a layout is the sum over its flat modes of `((i / prefix) % extent) * stride`, the
 //! last mode unbounded (CuTe's convention past the size). Also: text round trips, XLA conversion of random tiled
 //! layouts, and no panic on arbitrary text or operands.
 
@@ -10,32 +10,10 @@ use std::collections::BTreeSet;
 use tensor_layout_core::cute::{Breach, CuteError, IntTuple, Layout, Swizzle, Tiler};
 use tensor_layout_core::ArrayShape;
 
-// -------------------------------------------------------------------------------------------------------------
-// The naive reference
+#[path = "common/cute.rs"]
+mod reference;
 
-fn modes(l: &Layout) -> Vec<(usize, usize)> {
-    (0..l.leaf_count()).map(|k| l.leaf(k).map(|m| (m.extent, m.stride)).unwrap()).collect()
-}
-
-/// `L(i)` for any `i`: colexicographic digits, the last mode unbounded.
-fn eval(l: &Layout, i: usize) -> usize {
-    let m = modes(l);
-    let (mut rest, mut off) = (i, 0);
-    for (k, &(s, d)) in m.iter().enumerate() {
-        let digit = if k + 1 == m.len() { rest } else { rest % s };
-        off += digit * d;
-        rest /= s;
-    }
-    off
-}
-
-fn image(l: &Layout) -> Vec<usize> {
-    (0..l.size()).map(|i| eval(l, i)).collect()
-}
-
-fn injective(l: &Layout) -> bool {
-    image(l).into_iter().collect::<BTreeSet<_>>().len() == l.size()
-}
+use reference::{eval, image, injective, modes};
 
 // -------------------------------------------------------------------------------------------------------------
 // Strategies: shapes of depth <= 2, extents 1..=8, size <= 256, strides of several kinds.

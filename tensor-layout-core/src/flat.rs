@@ -19,6 +19,7 @@
 use core::fmt;
 
 use crate::digits::DigitPlan;
+use crate::plan::{term_span, write_sum};
 use crate::shape::{ArrayShape, MAX_RANK};
 
 /// The most terms a flat plan of the default capacity holds (over all dimensions): two per dimension of
@@ -250,11 +251,7 @@ impl<const R: usize> FlatPlan<R> {
     /// The first term of dimension `d` and the one past its last.
     #[inline(always)]
     const fn span(&self, d: usize) -> (usize, usize) {
-        if d >= self.rank as usize {
-            return (0, 0);
-        }
-        let end = if d + 1 < self.rank as usize { self.first[d + 1] as usize } else { self.count as usize };
-        (self.first[d] as usize, end)
+        term_span(&self.first, self.rank, self.count, d)
     }
 
     /// Term `k` of all the terms (dimension by dimension).
@@ -306,28 +303,17 @@ impl<const R: usize> FlatPlan<R> {
 impl<const R: usize> fmt::Debug for FlatPlan<R> {
     /// The offset as a formula of the index `i0, i1, ..`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("FlatPlan(")?;
-        if self.count == 0 {
-            f.write_str("0")?;
-        }
-        let mut k = 0;
-        for d in 0..self.rank as usize {
-            for t in self.terms(d) {
-                if k > 0 {
-                    f.write_str(" + ")?;
-                }
-                k += 1;
-                if t.stride != 1 {
-                    write!(f, "{}*", t.stride)?;
-                }
-                match (t.div, t.modulus) {
-                    (1, 0) => write!(f, "i{d}")?,
-                    (1, m) => write!(f, "(i{d}%{m})")?,
-                    (q, 0) => write!(f, "(i{d}/{q})")?,
-                    (q, m) => write!(f, "(i{d}/{q}%{m})")?,
-                }
+        let terms = (0..self.rank as usize).flat_map(|d| self.terms(d).map(move |t| (d, t)));
+        write_sum(f, "FlatPlan", terms, |f, (d, t)| {
+            if t.stride != 1 {
+                write!(f, "{}*", t.stride)?;
             }
-        }
-        f.write_str(")")
+            match (t.div, t.modulus) {
+                (1, 0) => write!(f, "i{d}"),
+                (1, m) => write!(f, "(i{d}%{m})"),
+                (q, 0) => write!(f, "(i{d}/{q})"),
+                (q, m) => write!(f, "(i{d}/{q}%{m})"),
+            }
+        })
     }
 }

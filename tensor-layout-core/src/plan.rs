@@ -192,11 +192,7 @@ impl<const R: usize, const T: usize, const E: usize> OffsetPlan<R, T, E> {
     /// The first term of dimension `d` and the one past its last.
     #[inline(always)]
     const fn span(&self, d: usize) -> (usize, usize) {
-        if d >= self.rank as usize {
-            return (0, 0);
-        }
-        let end = if d + 1 < self.rank as usize { self.first[d + 1] as usize } else { self.count as usize };
-        (self.first[d] as usize, end)
+        term_span(&self.first, self.rank, self.count, d)
     }
 
     /// The number of terms of logical dimension `d`.
@@ -393,36 +389,56 @@ impl<const R: usize, const T: usize, const E: usize> core::ops::Index<usize> for
 impl<const R: usize, const T: usize, const E: usize> fmt::Debug for OffsetPlan<R, T, E> {
     /// The offset as a formula of the index `i0, i1, ..`: only the terms in use.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("OffsetPlan(")?;
-        if self.count == 0 {
-            f.write_str("0")?;
-        }
-        let mut k = 0;
-        for d in 0..self.rank as usize {
-            for t in self.terms(d) {
-                if k > 0 {
-                    f.write_str(" + ")?;
-                }
-                k += 1;
-                let mut coordinate = crate::message::TextBuf::<96>::new();
-                coordinate.push_str("i");
-                coordinate.push_u64(d as u64);
-                let mut steps = false;
-                for level in 0..self.levels as usize {
-                    let (op, entry) = chain::step(t.chain(), level);
-                    if op == chain::DIV || op == chain::MOD {
-                        coordinate.push_str(if op == chain::DIV { "/" } else { "%" });
-                        coordinate.push_u64(self.sizes[level][entry] as u64);
-                        steps = true;
-                    }
-                }
-                match (t.stride, steps) {
-                    (1, _) => f.write_str(coordinate.as_str())?,
-                    (s, false) => write!(f, "{s}*{}", coordinate.as_str())?,
-                    (s, true) => write!(f, "{s}*({})", coordinate.as_str())?,
+        let terms = (0..self.rank as usize).flat_map(|d| self.terms(d).map(move |t| (d, t)));
+        write_sum(f, "OffsetPlan", terms, |f, (d, t)| {
+            let mut coordinate = crate::message::TextBuf::<96>::new();
+            coordinate.push_str("i");
+            coordinate.push_u64(d as u64);
+            let mut steps = false;
+            for level in 0..self.levels as usize {
+                let (op, entry) = chain::step(t.chain(), level);
+                if op == chain::DIV || op == chain::MOD {
+                    coordinate.push_str(if op == chain::DIV { "/" } else { "%" });
+                    coordinate.push_u64(self.sizes[level][entry] as u64);
+                    steps = true;
                 }
             }
-        }
-        f.write_str(")")
+            match (t.stride, steps) {
+                (1, _) => f.write_str(coordinate.as_str()),
+                (s, false) => write!(f, "{s}*{}", coordinate.as_str()),
+                (s, true) => write!(f, "{s}*({})", coordinate.as_str()),
+            }
+        })
     }
+}
+
+/// The terms of dimension `d` among `count` terms stored dimension by dimension, dimension `k` from `first[k]`:
+/// its first and the one past its last (none past the rank).
+#[inline(always)]
+pub(crate) const fn term_span(first: &[u8], rank: u8, count: u8, d: usize) -> (usize, usize) {
+    if d >= rank as usize {
+        return (0, 0);
+    }
+    let end = if d + 1 < rank as usize { first[d + 1] as usize } else { count as usize };
+    (first[d] as usize, end)
+}
+
+/// The `Debug` of an offset formula: `Name(a + b + ..)`, `Name(0)` without terms, each term written by `term`.
+pub(crate) fn write_sum<X>(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    terms: impl Iterator<Item = X>,
+    mut term: impl FnMut(&mut fmt::Formatter<'_>, X) -> fmt::Result,
+) -> fmt::Result {
+    f.write_str(name)?;
+    f.write_str("(")?;
+    let mut empty = true;
+    for x in terms {
+        if !empty {
+            f.write_str(" + ")?;
+        }
+        empty = false;
+        term(f, x)?;
+    }
+    f.write_str(if empty { "0)" } else { ")" })
 }
