@@ -101,8 +101,11 @@ impl Caches {
     }
 
     /// Destinations of at least this many bytes are written with streaming stores: a quarter of the last level,
-    /// at least 4 MiB.
+    /// at least 4 MiB (1 KiB under Miri, whose tests are small: tests/miri.rs).
     pub(crate) const fn stream_from(&self) -> usize {
+        if cfg!(miri) {
+            return 1 << 10;
+        }
         let s = self.last / 4;
         if s < STREAM_MIN {
             STREAM_MIN

@@ -81,12 +81,17 @@ fn run<E: Scalar>(
 
 /// Both directions at every level the CPU runs, streaming and not, at skews 0, 1 and 3.
 fn both(a: &str, b: &str) {
+    both_at(a, b, &[(false, 0), (true, 0), (true, 1), (false, 3), (true, 3)]);
+}
+
+/// Both directions at every level the CPU runs, for each `(stream, skew)`.
+fn both_at(a: &str, b: &str, runs: &[(bool, usize)]) {
     let bits = ArrayShape::parse(a).unwrap().element_bits();
     let top = Level::get();
     for (x, y) in [(a, b), (b, a)] {
         let pairs = reference(&ArrayShape::parse(x).unwrap(), &ArrayShape::parse(y).unwrap());
         for level in [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= top) {
-            for (stream, skew) in [(false, 0), (true, 0), (true, 1), (false, 3), (true, 3)] {
+            for &(stream, skew) in runs {
                 let wrong = match bits {
                     8 => run::<u8>(x, y, &pairs, level, stream, skew),
                     16 => run::<u16>(x, y, &pairs, level, stream, skew),
@@ -117,6 +122,29 @@ fn transposes_at_every_level() {
     both("u8[40,300]{1,0:T(8,128)(4,1)}", "u8[40,300]{0,1:T(8,128)(4,1)}");
     both("f32[40,300]{1,0:T(8,128)(2,1)}", "f32[40,300]{0,1:T(8,128)(2,1)}");
     both("pred[70,300]", "pred[70,300]{0,1:T(32,128)(32,1)}");
+}
+
+/// Streaming transposes whose destination rows lie a multiple of 64 bytes apart complete one line at a time
+/// (`lines`): the slices at every 16-byte skew (the rows before the first band and after the last go through the
+/// scratch tile), source rows that start a line or not (columns before the first aligned one, SSE2 blocks past
+/// the last whole block).
+#[test]
+fn line_transposes_at_every_alignment() {
+    for (a, w) in [
+        ("u8[192,320]", 1),
+        ("u8[192,336]", 1),
+        ("bf16[96,160]", 2),
+        ("bf16[96,168]", 2),
+        ("f32[48,80]", 4),
+        ("f32[48,84]", 4),
+        ("f64[24,40]", 8),
+        ("f64[24,42]", 8),
+        ("f32[2,48,80]{2,1,0}", 4),
+    ] {
+        let b = if a.contains('{') { a.replace("{2,1,0}", "{1,2,0}") } else { format!("{a}{{0,1}}") };
+        let runs: Vec<(bool, usize)> = (0..5).map(|k| (true, k * 16 / w)).chain([(true, 1), (false, 16 / w)]).collect();
+        both_at(a, &b, &runs);
+    }
 }
 
 /// Interleaves and deinterleaves of pairs, quads and eights: the repetitions that continue a destination run

@@ -1,0 +1,124 @@
+//! Streaming transposes that complete one destination line at a time: the kernel of large transposes of 1- to
+//! 8-byte units whose destination rows start on a 64-byte line.
+//!
+//! A *band* is `64 / w` source rows: transposed, one 64-byte line of each destination row. The band is walked
+//! along its columns; each step runs the register blocks of the tiles ([`micro`], [`micro_avx`]) stacked down the
+//! band into a small buffer in the first-level cache (one 64-byte line per destination row of the step), then
+//! streams each line out whole. Streaming stores leave the core a line at a time only when the line is complete:
+//! the kernel of the parent module, which writes a destination row's half-lines one block after another through
+//! the scratch tile, or any order with more lines open than the core has write-combining buffers (about ten),
+//! ran f32 transposes at 0.3-0.6 of `memcpy`; completing each line before the next ran them at 0.85-0.95 (an
+//! AMD EPYC Zen 4 and an Intel Xeon, 64 MiB arrays). The source rows of a band are read side by side, each
+//! prefetched a few lines ahead.
+#![allow(unsafe_code)]
+
+use super::isa::{Avx2, Isa, Sse2};
+use super::net::{micro, micro_avx, prefetch};
+use super::tiles::block_shape;
+use super::Block;
+
+/// How far ahead of its reads each source row of a band is prefetched (bytes).
+const AHEAD: usize = 512;
+
+/// The source rows `start .. end` (whole bands) of `lo .. hi` that [`bands`] transposes, when it applies: a
+/// streaming destination, units of at most 8 bytes, a large block, and every destination row's piece of a band
+/// on a line of its own (the rows a multiple of 64 bytes apart, the destination on a 16-byte boundary: the bands
+/// start at the first row whose pieces start a line).
+#[inline(always)]
+pub(super) fn span<const W: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -> Option<(usize, usize)> {
+    let band = 64 / W.max(1);
+    let g = &b.g;
+    let rows_apart =
+        g.dj0.unsigned_abs().is_multiple_of(64) && (fj <= g.nj0 || g.dj1.unsigned_abs().is_multiple_of(64));
+    let skew = (64 - (b.pd as usize) % 64) % 64;
+    // Small blocks (the tiles of a tiled layout transposed one by one) stay with the scratch tile: the rows
+    // before and after the bands would be a large part of them (bf16 `(2,1)` tiles of 64 x 64 units ran at 0.6 of
+    // the scratch tile's speed).
+    // (Miri, where everything is small, runs it from two bands of 64 bytes: tests/miri.rs.)
+    let large = if cfg!(miri) { hi - lo >= 2 * band && fj * W >= 64 } else { hi - lo >= 16 * band && fj * W >= 1024 };
+    if !b.stream || W > 8 || !large || !rows_apart || !skew.is_multiple_of(16) {
+        return None;
+    }
+    let first = skew / W;
+    let start = if lo <= first { first } else { first + (lo - first).next_multiple_of(band) };
+    let end = start + hi.saturating_sub(start) / band * band;
+    (end > start).then_some((start, end))
+}
+
+/// Transposes source rows `start .. end` (from [`span`]) by `fj` units band by band, each destination line
+/// completed in the first-level cache and streamed out whole.
+///
+/// # Safety
+/// As the tiles of the parent module ([`super::tiles::tiles`]): the source rows and units within the caller's
+/// block, `full` only with `W` of 4 or 8, the CPU running AVX2 and `fj` a multiple of `32 / W`; `fj` a multiple
+/// of `L`; `(start, end)` from [`span`] for this block; the scratch tile holds at least 4 KiB.
+#[inline(always)]
+pub(super) unsafe fn bands<I: Isa, const W: usize, const L: usize>(
+    isa: I,
+    full: Option<Avx2>,
+    b: &Block,
+    start: usize,
+    end: usize,
+    fj: usize,
+) {
+    let band = 64 / W;
+    let (ei, ej) = block_shape::<I, W, L>(full.is_some());
+    // At most 64 columns a step (`ej <= 64`), a line each: 4 KiB of the scratch tile.
+    let buf = b.tile;
+    // The columns before the source rows' first line (16-byte pieces: a multiple of `L` units), when every
+    // source row starts at the same place in its line.
+    let g = &b.g;
+    let lined = g.si0.unsigned_abs().is_multiple_of(64) && g.si1.unsigned_abs().is_multiple_of(64);
+    let skew = if lined { (64 - (b.ps.wrapping_offset(g.src_row(start)) as usize) % 64) % 64 / W } else { 0 };
+    let skew = if skew.is_multiple_of(L) { skew.min(fj) } else { 0 };
+    let mut rows = b.g.src_rows(start);
+    let mut from = [b.ps; 64];
+    let mut i = start;
+    while i < end {
+        for f in from.iter_mut().take(band) {
+            *f = b.ps.wrapping_offset(rows.next());
+        }
+        let mut cols = b.g.dst_rows(0);
+        let at = (i * W) as isize;
+        let mut jb = 0;
+        while jb < fj {
+            // Whole blocks from the first column whose source bytes start a line (loads that straddle two lines
+            // ran f32 transposes at 0.75 of the speed of aligned ones), SSE2's `L x L` blocks before it and past
+            // the last whole block.
+            let whole = jb >= skew && jb + ej <= fj;
+            let (n, rows_per, piece) = if whole { (ej, ei, ei * W) } else { (L, L, L * W) };
+            let x = jb * W;
+            if x.is_multiple_of(64) {
+                from.iter().take(band).for_each(|f| prefetch(f.wrapping_add(AHEAD)));
+            }
+            let mut s = 0;
+            while s < band {
+                let to = buf.wrapping_add((s / rows_per) * piece);
+                // SAFETY: source rows `i + s .. + rows_per` at units `jb .. jb + n <= fj` (the caller's block);
+                // buffer lines `0 .. n` (64 bytes apart, `n <= 64`) at bytes `s / rows_per * piece .. + piece
+                // <= 64`, within the scratch tile.
+                unsafe {
+                    match full {
+                        Some(_) if whole => micro_avx::<W>(&from[s..], to, 64, b.inner),
+                        _ if whole => micro::<I, W, L>(isa, &from[s..], to, 64, b.inner),
+                        _ => micro::<Sse2, W, L>(Sse2, &from[s..], to, 64, b.inner),
+                    }
+                }
+                s += rows_per;
+            }
+            for c in 0..n {
+                let line = b.pd.wrapping_offset(cols.next() + at);
+                let mut q = 0;
+                while q < 64 {
+                    // SAFETY: destination row `jb + c < fj` at units `i .. i + band` (the caller's block), a
+                    // whole line (`span` checked the alignment); buffer line `c`, written just above.
+                    unsafe { isa.stream(line.add(q), isa.load(buf.add(c * 64 + q))) };
+                    q += 16 * I::LANES;
+                }
+            }
+            from.iter_mut().take(band).for_each(|f| *f = f.wrapping_add(n * W));
+            jb += n;
+        }
+        i += band;
+    }
+}
