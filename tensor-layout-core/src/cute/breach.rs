@@ -143,14 +143,6 @@ pub enum Breach {
         /// The elements of `complement(B, size(A))`.
         size: usize,
     },
-    /// A divide: C++'s `complement(B, size(A))` falls short of its definition (`cosize((B, C)) >= size(A)`), so
-    /// the tiles and their arrangement do not cover `A`: elements of `A` would be lost.
-    DivideCover {
-        /// The size of `A`.
-        cotarget: usize,
-        /// `cosize((B, C))`.
-        cosize: usize,
-    },
     /// A product `(A, C ∘ B)` with `C = complement(A, cotarget)`: `C(B(i)) == R'(i)` fails at `i = index`,
     /// where `R'` is C++'s second part.
     Product {
@@ -266,15 +258,6 @@ impl Breach {
                 b.push_usize(cotarget);
                 b.push_str(") has ");
                 b.push_usize(size);
-            }
-            Breach::DivideCover { cotarget, cosize } => {
-                b.push_str("breaks the definition A ∘ (B, complement(B, size(A))): C++'s complement(B, ");
-                b.push_usize(cotarget);
-                b.push_str(") spans ");
-                b.push_usize(cosize);
-                b.push_str(" offsets with B, short of ");
-                b.push_usize(cotarget);
-                b.push_str(", so the tiles miss elements of A");
             }
             Breach::Product { cotarget, index, expected, got } => {
                 b.push_str("breaks R = (A, C ∘ B) for C = complement(A, ");

@@ -133,11 +133,7 @@ pub(crate) const fn divide(a: &Layout, b: &Layout) -> Result<Answer, CuteError> 
         Err(e) => return Err(e),
     };
     let cotarget = a.size();
-    // cosize((B, C)) = cosize(B) + cosize(C) - 1 (saturating: past the cotarget either way).
-    let cover = b.cosize().saturating_add(defined.cosize() - 1);
-    let breach = if cover < cotarget {
-        Breach::DivideCover { cotarget, cosize: cover }
-    } else if cpp.size() != defined.size() {
+    let breach = if cpp.size() != defined.size() {
         Breach::DivideComplement { cotarget, cpp_size: cpp.size(), size: defined.size() }
     } else if let Some(flaw) = c.flaw {
         match witness::composition(a, &t, &c.layout) {
