@@ -4,12 +4,13 @@
 //! A *band* is `64 / w` source rows: transposed, one 64-byte line of each destination row. The band is walked
 //! along its columns; each step runs the register blocks of the tiles ([`micro`], [`micro_avx`]) stacked down the
 //! band into a small buffer in the first-level cache (one 64-byte line per destination row of the step), then
-//! streams each line out whole. Streaming stores leave the core a line at a time only when the line is complete:
-//! the kernel of the parent module, which writes a destination row's half-lines one block after another through
-//! the scratch tile, or any order with more lines open than the core has write-combining buffers (about ten),
-//! ran f32 transposes at 0.3-0.6 of `memcpy`; completing each line before the next ran them at 0.85-0.95 (an
-//! AMD EPYC Zen 4 and an Intel Xeon, 64 MiB arrays). The source rows of a band are read side by side, each
-//! prefetched a few lines ahead.
+//! streams each line out whole, and loads the source from a line boundary. Streaming stores leave the core a
+//! line at a time only when the line is complete: a standalone f32 kernel that completes each line before the
+//! next ran 64 MiB transposes at 0.84-0.94 of `memcpy`, the same kernel leaving 16 lines open at a time (more
+//! than the core has write-combining buffers) at 0.27, and loads that straddle lines cost a quarter (AMD EPYC
+//! Zen 4). Here, against the scratch tile's path, best of three alternating runs: f32 `4096 x 4096` 0.57 -> 0.64,
+//! f64 `2048 x 4096` 0.65 -> 0.76; 1- and 2-byte units unchanged (0.27 and 0.48: their 64 and 32 source rows a
+//! band are more streams than the prefetchers follow).
 #![allow(unsafe_code)]
 
 use super::isa::{Avx2, Isa, Sse2};
