@@ -127,7 +127,7 @@ fn transposes_at_every_level() {
 /// Streaming transposes whose destination rows lie a multiple of 64 bytes apart complete one line at a time
 /// (`lines`): the slices at every 16-byte skew (the rows before the first band and after the last go through the
 /// scratch tile), source rows that start a line or not (columns before the first aligned one, SSE2 blocks past
-/// the last whole block).
+/// the last whole block). 1- and 2-byte units, which keep the scratch tile, at the same skews.
 #[test]
 fn line_transposes_at_every_alignment() {
     for (a, w) in [

@@ -1,5 +1,5 @@
-//! Streaming transposes that complete one destination line at a time: the kernel of large transposes of 1- to
-//! 8-byte units whose destination rows start on a 64-byte line.
+//! Streaming transposes that complete one destination line at a time: the kernel of large transposes of 4- and
+//! 8-byte units whose destination rows lie a multiple of 64 bytes apart.
 //!
 //! A *band* is `64 / w` source rows: transposed, one 64-byte line of each destination row. The band is walked
 //! along its columns; each step runs the register blocks of the tiles ([`micro`], [`micro_avx`]) stacked down the
@@ -10,7 +10,7 @@
 //! than the core has write-combining buffers) at 0.27, and loads that straddle lines cost a quarter (AMD EPYC
 //! Zen 4). Here, against the scratch tile's path, best of three alternating runs: f32 `4096 x 4096` 0.57 -> 0.64,
 //! f64 `2048 x 4096` 0.65 -> 0.76; 1- and 2-byte units unchanged (0.27 and 0.48: their 64 and 32 source rows a
-//! band are more streams than the prefetchers follow).
+//! band are more streams than the prefetchers follow), so they keep the scratch tile.
 #![allow(unsafe_code)]
 
 use super::isa::{Avx2, Isa, Sse2};
@@ -22,7 +22,7 @@ use super::Block;
 const AHEAD: usize = 512;
 
 /// The source rows `start .. end` (whole bands) of `lo .. hi` that [`bands`] transposes, when it applies: a
-/// streaming destination, units of at most 8 bytes, a large block, and every destination row's piece of a band
+/// streaming destination, units of 4 or 8 bytes, a large block, and every destination row's piece of a band
 /// on a line of its own (the rows a multiple of 64 bytes apart, the destination on a 16-byte boundary: the bands
 /// start at the first row whose pieces start a line).
 #[inline(always)]
@@ -37,7 +37,7 @@ pub(super) fn span<const W: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -
     // the scratch tile's speed).
     // (Miri, where everything is small, runs it from two bands of 64 bytes: tests/miri.rs.)
     let large = if cfg!(miri) { hi - lo >= 2 * band && fj * W >= 64 } else { hi - lo >= 16 * band && fj * W >= 1024 };
-    if !b.stream || W > 8 || !large || !rows_apart || !skew.is_multiple_of(16) {
+    if !b.stream || !(W == 4 || W == 8) || !large || !rows_apart || !skew.is_multiple_of(16) {
         return None;
     }
     let first = skew / W;
@@ -46,24 +46,17 @@ pub(super) fn span<const W: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -
     (end > start).then_some((start, end))
 }
 
-/// Transposes source rows `start .. end` (from [`span`]) by `fj` units band by band, each destination line
-/// completed in the first-level cache and streamed out whole.
+/// Transposes source rows `start .. end` (from [`span`]) by `fj` units band by band in AVX2's blocks of 32-byte
+/// rows, each destination line completed in the first-level cache and streamed out whole.
 ///
 /// # Safety
-/// As the tiles of the parent module ([`super::tiles::tiles`]): the source rows and units within the caller's
-/// block, `full` only with `W` of 4 or 8, the CPU running AVX2 and `fj` a multiple of `32 / W`; `fj` a multiple
-/// of `L`; `(start, end)` from [`span`] for this block; the scratch tile holds at least 4 KiB.
+/// As the tiles of the parent module with AVX2's blocks ([`super::tiles::tiles`] with `full`): the source rows
+/// and units within the caller's block, `W` of 4 or 8, the CPU running AVX2 (the token), `fj` a multiple of
+/// `32 / W` and of `L`; `(start, end)` from [`span`] for this block; the scratch tile holds at least 4 KiB.
 #[inline(always)]
-pub(super) unsafe fn bands<I: Isa, const W: usize, const L: usize>(
-    isa: I,
-    full: Option<Avx2>,
-    b: &Block,
-    start: usize,
-    end: usize,
-    fj: usize,
-) {
+pub(super) unsafe fn bands<const W: usize, const L: usize>(avx2: Avx2, b: &Block, start: usize, end: usize, fj: usize) {
     let band = 64 / W;
-    let (ei, ej) = block_shape::<I, W, L>(full.is_some());
+    let (ei, ej) = block_shape::<Avx2, W, L>(true);
     // At most 64 columns a step (`ej <= 64`), a line each: 4 KiB of the scratch tile.
     let buf = b.tile;
     // The columns before the source rows' first line (16-byte pieces: a multiple of `L` units), when every
@@ -99,10 +92,10 @@ pub(super) unsafe fn bands<I: Isa, const W: usize, const L: usize>(
                 // buffer lines `0 .. n` (64 bytes apart, `n <= 64`) at bytes `s / rows_per * piece .. + piece
                 // <= 64`, within the scratch tile.
                 unsafe {
-                    match full {
-                        Some(_) if whole => micro_avx::<W>(&from[s..], to, 64, b.inner),
-                        _ if whole => micro::<I, W, L>(isa, &from[s..], to, 64, b.inner),
-                        _ => micro::<Sse2, W, L>(Sse2, &from[s..], to, 64, b.inner),
+                    if whole {
+                        micro_avx::<W>(&from[s..], to, 64, b.inner)
+                    } else {
+                        micro::<Sse2, W, L>(Sse2, &from[s..], to, 64, b.inner)
                     }
                 }
                 s += rows_per;
@@ -113,8 +106,8 @@ pub(super) unsafe fn bands<I: Isa, const W: usize, const L: usize>(
                 while q < 64 {
                     // SAFETY: destination row `jb + c < fj` at units `i .. i + band` (the caller's block), a
                     // whole line (`span` checked the alignment); buffer line `c`, written just above.
-                    unsafe { isa.stream(line.add(q), isa.load(buf.add(c * 64 + q))) };
-                    q += 16 * I::LANES;
+                    unsafe { avx2.stream(line.add(q), avx2.load(buf.add(c * 64 + q))) };
+                    q += 32;
                 }
             }
             from.iter_mut().take(band).for_each(|f| *f = f.wrapping_add(n * W));

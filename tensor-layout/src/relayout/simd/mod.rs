@@ -19,7 +19,7 @@
 //!   the prefetch distance ahead of its reads: prefetching a whole band at once evicted the band being read
 //!   (f64 transposes ran at 0.7 of `memcpy` that way, 0.9 prefetching ahead of the reads). Repetitions close
 //!   together in the source (the next tile along) run band by band. Units that are 2x2 or 4x4 blocks transposed
-//!   inside get one shuffle each as they are loaded. Large streaming transposes of 1- to 8-byte units whose
+//!   inside get one shuffle each as they are loaded. Large streaming transposes of 4- and 8-byte units whose
 //!   destination rows lie a multiple of 64 bytes apart go band by band instead ([`lines`]): `64 / w` source rows
 //!   whose transpose is one line of each destination row, completed in the first-level cache and streamed out
 //!   whole (f32 transposes of 64 MiB from 0.57 of `memcpy` to 0.64, f64 0.65 to 0.76 on an AMD EPYC Zen 4);
@@ -374,10 +374,17 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, full: Option<Avx2
         // The rows before the first band are a multiple of `L` (the destination is aligned to its elements and
         // 16 bytes), not always of AVX2's blocks: SSE2 blocks there.
         by_chunks(b, fi, tile_rows(W, ei, fi, fj, b.scratch), |_, r, lo, hi| unsafe {
-            let (start, end) = lines::span::<W>(r, lo, hi, fj).unwrap_or((hi, hi));
-            if start < end {
-                lines::bands::<I, W, L>(isa, full, r, start, end, fj);
-            }
+            // With AVX2's blocks only: 1- and 2-byte units it does not speed up, and SSE2 alone is rare.
+            let (start, end) = match full {
+                Some(avx2) if W == 4 || W == 8 => match lines::span::<W>(r, lo, hi, fj) {
+                    Some((start, end)) => {
+                        lines::bands::<W, L>(avx2, r, start, end, fj);
+                        (start, end)
+                    }
+                    None => (hi, hi),
+                },
+                _ => (hi, hi),
+            };
             for (from, to) in [(lo, start), (end, hi)] {
                 let whole = full.filter(|_| (to - from).is_multiple_of(32 / W));
                 tiles::<I, W, L>(isa, whole, r, from, to, fj);
