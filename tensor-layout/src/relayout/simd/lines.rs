@@ -21,13 +21,13 @@ use super::Block;
 /// How far ahead of its reads each source row of a band is prefetched (bytes).
 const AHEAD: usize = 512;
 
-/// The source rows `start .. end` (whole bands) of `lo .. hi` that [`bands`] transposes, when it applies: a
-/// streaming destination, units of 4 or 8 bytes, a large block, and every destination row's piece of a band
+/// The source rows `start .. end` (whole bands) of `lo .. hi` that [`bands`] transposes (units of 4 or 8 bytes,
+/// the caller's choice), when it applies: a streaming destination, a large block, and every destination row's piece of a band
 /// on a line of its own (the rows a multiple of 64 bytes apart, the destination on a 16-byte boundary: the bands
 /// start at the first row whose pieces start a line).
 #[inline(always)]
 pub(super) fn span<const W: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -> Option<(usize, usize)> {
-    let band = 64 / W.max(1);
+    let band = 64 / W;
     let g = &b.g;
     let rows_apart =
         g.dj0.unsigned_abs().is_multiple_of(64) && (fj <= g.nj0 || g.dj1.unsigned_abs().is_multiple_of(64));
@@ -37,7 +37,7 @@ pub(super) fn span<const W: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -
     // the scratch tile's speed).
     // (Miri, where everything is small, runs it from two bands of 64 bytes: tests/miri.rs.)
     let large = if cfg!(miri) { hi - lo >= 2 * band && fj * W >= 64 } else { hi - lo >= 16 * band && fj * W >= 1024 };
-    if !b.stream || !(W == 4 || W == 8) || !large || !rows_apart || !skew.is_multiple_of(16) {
+    if !b.stream || !large || !rows_apart || !skew.is_multiple_of(16) {
         return None;
     }
     let first = skew / W;

@@ -368,13 +368,12 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, full: Option<Avx2
         let full = full
             .filter(|_| (W == 4 || W == 8) && fi % m == 0 && fj % m == 0 && matches!((W, b.inner), (_, 1) | (8, 2)));
         let (ei, _) = block_shape::<I, W, L>(full.is_some());
+        // Whole bands stream a destination line at a time ([`lines`], with AVX2's blocks only: 1- and 2-byte
+        // units it does not speed up, and SSE2 alone is rare); the rows before and after them, and blocks that do
+        // not stream, go through the scratch tile. The rows before the first band are a multiple of `L` (the
+        // destination is aligned to its elements and 16 bytes), not always of AVX2's blocks: SSE2 blocks there.
         // SAFETY: a part of the caller's block (every repetition, in chunks of whole register blocks).
-        // Whole bands stream a destination line at a time ([`lines`]); the rows before and after them, and
-        // blocks that do not stream, go through the scratch tile.
-        // The rows before the first band are a multiple of `L` (the destination is aligned to its elements and
-        // 16 bytes), not always of AVX2's blocks: SSE2 blocks there.
         by_chunks(b, fi, tile_rows(W, ei, fi, fj, b.scratch), |_, r, lo, hi| unsafe {
-            // With AVX2's blocks only: 1- and 2-byte units it does not speed up, and SSE2 alone is rare.
             let (start, end) = match full {
                 Some(avx2) if W == 4 || W == 8 => match lines::span::<W>(r, lo, hi, fj) {
                     Some((start, end)) => {
