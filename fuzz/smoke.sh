@@ -10,6 +10,10 @@ seconds=${1:-20}
 seed=${FUZZ_SEED:+-seed=$FUZZ_SEED}
 cd "$here"
 sh ./seed.sh > /dev/null
+# Every target built first, so that a failed build reads as one (a build killed by the machine, a linker's SIGBUS on
+# a full disk say, is tried once more) and never as a crash of a regression input.
+cargo +nightly fuzz build > smoke-build.log 2>&1 || cargo +nightly fuzz build > smoke-build.log 2>&1 ||
+    { tail -40 smoke-build.log; echo "fuzz targets: the build failed (fuzz/smoke-build.log)" >&2; exit 1; }
 for target in $(cargo +nightly fuzz list); do
     mkdir -p "corpus/$target"
     # Regressions first: each file runs once, any crash fails.
