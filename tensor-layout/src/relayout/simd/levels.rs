@@ -12,6 +12,7 @@ use tensor_layout_core::ArrayShape;
 
 use super::super::io::{Io, Region};
 use super::super::{execute, kernels};
+use super::cache::{with_caches, Caches};
 use super::isa::{with_level, Level};
 use crate::axes::{Axes, Side};
 use crate::view::Scalar;
@@ -145,6 +146,21 @@ fn line_transposes_at_every_alignment() {
         let runs: Vec<(bool, usize)> = (0..5).map(|k| (true, k * 16 / w)).chain([(true, 1), (false, 16 / w)]).collect();
         both_at(a, &b, &runs);
     }
+}
+
+/// The tiles sized for an Intel Xeon's caches (48 KiB 12-way L1, 2 MiB L2, 260 MiB L3), whose bands fill whole
+/// lines of the scratch rows (64 source rows for bytes, 32 for bf16; `Caches::band_rows`), streaming or not.
+#[test]
+fn transposes_in_bands_of_whole_lines() {
+    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, last: 260 << 20 };
+    assert_eq!(xeon.band_rows(), 64);
+    with_caches(xeon, || {
+        both("u8[200,150]", "u8[200,150]{0,1}");
+        both("bf16[100,70]", "bf16[100,70]{0,1}");
+        both("f32[70,50]", "f32[70,50]{0,1}");
+        both("f64[40,33]", "f64[40,33]{0,1}");
+        both("u8[40,300]{1,0:T(8,128)(4,1)}", "u8[40,300]{0,1:T(8,128)(4,1)}");
+    });
 }
 
 /// Interleaves and deinterleaves of pairs, quads and eights: the repetitions that continue a destination run

@@ -12,12 +12,14 @@
 //!   the second-level cache, at most 256 KiB: 128 KiB ran transposes at 0.8 of the speed of 256 KiB on an AMD
 //!   EPYC with 1 MiB of L2), which is then written out destination row by destination row. A register block is
 //!   `l` rows of a vector each, whose every 16-byte lane runs the SSE2 transpose (`log2(l)` unpack stages) of its
-//!   `l x l` units: `l x 2l` units with AVX2, `l x 4l` with AVX-512, so that 1- and 2-byte units take a half or a
-//!   quarter of SSE2's shuffles (one shuffle port bounds them on Intel cores); AVX2's `8 x 8` and `4 x 4` blocks
-//!   of 32-byte rows for 4- and 8-byte units. The source is read band by band (blocks stacked so that a band
-//!   fills whole lines of the scratch rows, with at most as many rows as the L1 has ways), each row prefetched
-//!   the prefetch distance ahead of its reads: prefetching a whole band at once evicted the band being read
-//!   (f64 transposes ran at 0.7 of `memcpy` that way, 0.9 prefetching ahead of the reads). Repetitions close
+//!   `l x l` units: `l x 2l` units with AVX2, so that 1- and 2-byte units take half of SSE2's shuffles (one
+//!   shuffle port bounds them on Intel cores; AVX-512's `l x 4l` blocks, stored a lane at a time, ran no faster
+//!   on an Intel Xeon and slower on an AMD EPYC, so these tiles take AVX2's blocks on every CPU that has it);
+//!   AVX2's `8 x 8` and `4 x 4` blocks of 32-byte rows for 4- and 8-byte units. The source is read band by band
+//!   (blocks stacked so that a band fills whole lines of the scratch rows, with at most [`Caches::band_rows`]
+//!   rows), each row prefetched the prefetch distance ahead of its reads: prefetching a whole band at once
+//!   evicted the band being read (f64 transposes ran at 0.7 of `memcpy` that way, 0.9 prefetching ahead of the
+//!   reads). Repetitions close
 //!   together in the source (the next tile along) run band by band. Units that are 2x2 or 4x4 blocks transposed
 //!   inside get one shuffle each as they are loaded. Large streaming transposes of 4- and 8-byte units whose
 //!   destination rows lie a multiple of 64 bytes apart go band by band instead ([`lines`]): `64 / w` source rows
@@ -249,7 +251,7 @@ pub(super) fn transpose<E: Scalar>(
         tile,
         scratch: caches.scratch(),
         prefetch: caches.prefetch(),
-        ways: caches.l1_ways,
+        band: caches.band_rows(),
     };
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
     // bytes `k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
@@ -294,8 +296,8 @@ struct Block {
     scratch: usize,
     /// How far ahead to prefetch the source (bytes).
     prefetch: usize,
-    /// The ways of the first-level cache.
-    ways: usize,
+    /// The most source rows a band of the tiles reads at once ([`Caches::band_rows`]).
+    band: usize,
 }
 
 impl Block {
@@ -322,6 +324,10 @@ unsafe fn dispatch<const W: usize, const L: usize>(b: &Block) -> (usize, usize) 
     // SAFETY: the caller's contract; the tokens come from the CPU's level.
     unsafe {
         match (level.avx512(), level.avx2()) {
+            // The tiles of 1- and 2-byte units on AVX2 where the CPU also runs AVX-512: AVX-512's 16 x 64 blocks,
+            // stored four lanes apart, ran byte transposes at 0.7-0.8 of the speed of AVX2's 16 x 32 on an AMD
+            // EPYC (Zen 4, whose 512-bit shuffles take two passes), and no faster on an Intel Xeon.
+            (Some(_), Some(avx2)) if W <= 2 && b.ni >= L && b.nj >= L => plan_avx2::<W, L>(avx2, b),
             (Some(isa), Some(avx2)) => plan_avx512::<W, L>(isa, avx2, b),
             (_, Some(isa)) => plan_avx2::<W, L>(isa, b),
             _ => plan::<Sse2, W, L>(Sse2, None, b),
@@ -350,22 +356,22 @@ unsafe fn plan_avx2<const W: usize, const L: usize>(isa: Avx2, b: &Block) -> (us
 }
 
 /// Picks the kernel for units of `W` bytes, `L = 16 / W` per lane, and runs it over every repetition on `isa`
-/// (AVX2's blocks of 32-byte rows for 4- and 8-byte units when `full` is given); see [`transpose`] for the
-/// contract.
+/// (with `avx2` given, the CPU runs AVX2: AVX2's blocks of 32-byte rows for 4- and 8-byte units); see
+/// [`transpose`] for the contract.
 ///
 /// # Safety
 /// Every unit `(i, j)`, `i < ni`, `j < nj`, of every repetition `k < reps.n` lies at
 /// `ps + k * reps.src + g.src_row(i) + j * W` (readable) and `pd + k * reps.dst + g.dst_row(j) + i * W`
 /// (writable); `tile` holds `SCRATCH_MAX` writable bytes aligned to 64, of which `scratch` are used.
 #[inline(always)]
-unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, full: Option<Avx2>, b: &Block) -> (usize, usize) {
+unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2>, b: &Block) -> (usize, usize) {
     let (ni, nj) = (b.ni, b.nj);
     if ni >= L && nj >= L {
         let (fi, fj) = (ni / L * L, nj / L * L);
         // AVX2's blocks of 32-byte rows transpose the 2x2 blocks of two-byte elements inside units, no others,
         // and need whole blocks both ways.
         let m = 32 / W;
-        let full = full
+        let full = avx2
             .filter(|_| (W == 4 || W == 8) && fi % m == 0 && fj % m == 0 && matches!((W, b.inner), (_, 1) | (8, 2)));
         let (ei, _) = block_shape::<I, W, L>(full.is_some());
         // Whole bands stream a destination line at a time ([`lines`], with AVX2's blocks only: 1- and 2-byte

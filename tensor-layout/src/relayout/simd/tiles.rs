@@ -64,9 +64,9 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     } else {
         room / L * L
     };
-    // Bands of blocks stacked so that each writes whole lines of the scratch rows, while a band has at most as
-    // many rows as the L1 has ways (rows a power of two apart share a set: more would evict one another).
-    let eb = ei * (64 / (ei * W)).min(b.ways / ei).max(1);
+    // Bands of blocks stacked so that each writes whole lines of the scratch rows, with at most `b.band` rows
+    // (see `Caches::band_rows`).
+    let eb = ei * (64 / (ei * W)).min(b.band / ei).max(1);
     // Each row of a band is prefetched `lead` bytes ahead of its reads (the prefetch distance shared by the
     // band's rows), the last `lead` bytes of a run spilling into the next band; rows shorter than a line are
     // left to the hardware prefetchers.
