@@ -135,16 +135,10 @@ impl Caches {
 }
 
 #[cfg(all(test, feature = "std"))]
-std::thread_local!(static OVERRIDE: core::cell::Cell<Option<Caches>> = const { core::cell::Cell::new(None) });
-
-/// Runs `f` with the kernels of this thread sized for the caches `c` (tests of choices made for other CPUs).
-#[cfg(all(test, feature = "std"))]
-pub(crate) fn with_caches<R>(c: Caches, f: impl FnOnce() -> R) -> R {
-    let old = OVERRIDE.with(|o| o.replace(Some(c)));
-    let r = f();
-    OVERRIDE.with(|o| o.set(old));
-    r
-}
+std::thread_local!(
+    /// Caches that stand in for this CPU's in the kernels of this thread (tests of choices made for other CPUs).
+    pub(crate) static OVERRIDE: core::cell::Cell<Option<Caches>> = const { core::cell::Cell::new(None) }
+);
 
 static L1: AtomicUsize = AtomicUsize::new(0);
 static WAYS: AtomicUsize = AtomicUsize::new(0);

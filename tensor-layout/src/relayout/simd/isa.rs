@@ -73,7 +73,7 @@ pub(crate) enum Level {
 }
 
 impl Level {
-    /// The CPU's level (in the library's tests, at most the level [`with_level`] sets for the thread).
+    /// The CPU's level (in the library's tests, at most the thread's `CAP`).
     #[inline]
     pub(super) fn get() -> Level {
         let level = Level::detected();
@@ -118,16 +118,10 @@ impl Level {
 }
 
 #[cfg(all(test, feature = "std"))]
-std::thread_local!(static CAP: core::cell::Cell<Level> = const { core::cell::Cell::new(Level::Avx512) });
-
-/// Runs `f` with the kernels of this thread on at most `cap` (tests run every instruction set the CPU has).
-#[cfg(all(test, feature = "std"))]
-pub(crate) fn with_level<R>(cap: Level, f: impl FnOnce() -> R) -> R {
-    let old = CAP.with(|c| c.replace(cap));
-    let r = f();
-    CAP.with(|c| c.set(old));
-    r
-}
+std::thread_local!(
+    /// The highest level the kernels of this thread use (tests run every instruction set the CPU has).
+    pub(crate) static CAP: core::cell::Cell<Level> = const { core::cell::Cell::new(Level::Avx512) }
+);
 
 /// SSE2: part of x86-64, always there.
 #[derive(Clone, Copy)]

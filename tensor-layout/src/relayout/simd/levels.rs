@@ -1,10 +1,12 @@
 //! Tests of the SIMD kernels on every instruction set the CPU runs (SSE2, AVX2, AVX-512: the kernels of one
-//! thread capped with [`with_level`]), streaming or not whatever the size, against a naive reference: for every
-//! logical index, the destination slot of its offset holds the source slot of its offset (offsets from scratch,
-//! `ArrayShape::offset`), and no other slot is written.
+//! thread capped through the thread-local `isa::CAP`, see [`scoped`]), streaming or not whatever the size,
+//! against a naive reference: for every logical index, the destination slot of its offset holds the source slot
+//! of its offset (offsets from scratch, `ArrayShape::offset`), and no other slot is written.
 extern crate std;
 
+use core::cell::Cell;
 use std::string::String;
+use std::thread::LocalKey;
 use std::vec::Vec;
 use std::{format, vec};
 
@@ -12,10 +14,19 @@ use tensor_layout_core::ArrayShape;
 
 use super::super::io::{Io, Region};
 use super::super::{execute, kernels};
-use super::cache::{with_caches, Caches};
-use super::isa::{with_level, Level};
+use super::cache::{Caches, OVERRIDE};
+use super::isa::{Level, CAP};
 use crate::axes::{Axes, Side};
 use crate::view::Scalar;
+
+/// Runs `f` with the thread-local `key` set to `value`, then puts back what it held (the kernels' instruction set
+/// cap, `CAP`, and their caches, `OVERRIDE`).
+fn scoped<T: Copy, R>(key: &'static LocalKey<Cell<T>>, value: T, f: impl FnOnce() -> R) -> R {
+    let old = key.with(|c| c.replace(value));
+    let r = f();
+    key.with(|c| c.set(old));
+    r
+}
 
 /// `(destination slot, source slot)` of every logical index of `a` into `b`, offsets from scratch.
 fn reference(a: &ArrayShape, b: &ArrayShape) -> Vec<(usize, usize)> {
@@ -62,7 +73,7 @@ fn run<E: Scalar>(
     let mut buf = vec![guard; nb + 2 * skew + 1];
     let (pa, pb) = (sa.digit_plan().unwrap(), sb.digit_plan().unwrap());
     let axes = Axes::new(&dims, Side::Digits(&pa), Side::Digits(&pb)).unwrap();
-    with_level(level, || {
+    scoped(&CAP, level, || {
         let mut io = Io { src: &src[skew..], src_base: 0, dst: &mut buf[skew..skew + nb], dst_base: 0, stream };
         execute(&axes, &Region::whole(&dims), &mut io);
         kernels::finish(stream);
@@ -154,7 +165,7 @@ fn line_transposes_at_every_alignment() {
 fn transposes_in_bands_of_whole_lines() {
     let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, last: 260 << 20 };
     assert_eq!(xeon.band_rows(), 64);
-    with_caches(xeon, || {
+    scoped(&OVERRIDE, Some(xeon), || {
         both("u8[200,150]", "u8[200,150]{0,1}");
         both("bf16[100,70]", "bf16[100,70]{0,1}");
         both("f32[70,50]", "f32[70,50]{0,1}");

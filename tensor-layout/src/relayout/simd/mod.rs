@@ -19,9 +19,8 @@
 //!   (blocks stacked so that a band fills whole lines of the scratch rows, with at most [`Caches::band_rows`]
 //!   rows), each row prefetched the prefetch distance ahead of its reads: prefetching a whole band at once
 //!   evicted the band being read (f64 transposes ran at 0.7 of `memcpy` that way, 0.9 prefetching ahead of the
-//!   reads). Repetitions close
-//!   together in the source (the next tile along) run band by band. Units that are 2x2 or 4x4 blocks transposed
-//!   inside get one shuffle each as they are loaded. Large streaming transposes of 4- and 8-byte units whose
+//!   reads). Repetitions close together in the source (the next tile along) run band by band. Units that are
+//!   2x2 or 4x4 blocks transposed inside get one shuffle each as they are loaded. Large streaming transposes of 4- and 8-byte units whose
 //!   destination rows lie a multiple of 64 bytes apart go band by band instead ([`lines`]): `64 / w` source rows
 //!   whose transpose is one line of each destination row, completed in the first-level cache and streamed out
 //!   whole (f32 transposes of 64 MiB from 0.57 of `memcpy` to 0.64, f64 0.65 to 0.76 on an AMD EPYC Zen 4);
@@ -301,6 +300,12 @@ struct Block {
 }
 
 impl Block {
+    /// Whether the block goes through the tiles: at least `l` units (one lane's) each way.
+    #[inline(always)]
+    fn tiled(&self, l: usize) -> bool {
+        self.ni >= l && self.nj >= l
+    }
+
     /// Repetition `k` of the block, alone.
     #[inline(always)]
     fn rep(&self, k: usize) -> Block {
@@ -327,7 +332,7 @@ unsafe fn dispatch<const W: usize, const L: usize>(b: &Block) -> (usize, usize) 
             // The tiles of 1- and 2-byte units on AVX2 where the CPU also runs AVX-512: AVX-512's 16 x 64 blocks,
             // stored four lanes apart, ran byte transposes at 0.7-0.8 of the speed of AVX2's 16 x 32 on an AMD
             // EPYC (Zen 4, whose 512-bit shuffles take two passes), and no faster on an Intel Xeon.
-            (Some(_), Some(avx2)) if W <= 2 && b.ni >= L && b.nj >= L => plan_avx2::<W, L>(avx2, b),
+            (Some(_), Some(avx2)) if W <= 2 && b.tiled(L) => plan_avx2::<W, L>(avx2, b),
             (Some(isa), Some(avx2)) => plan_avx512::<W, L>(isa, avx2, b),
             (_, Some(isa)) => plan_avx2::<W, L>(isa, b),
             _ => plan::<Sse2, W, L>(Sse2, None, b),
@@ -366,7 +371,7 @@ unsafe fn plan_avx2<const W: usize, const L: usize>(isa: Avx2, b: &Block) -> (us
 #[inline(always)]
 unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2>, b: &Block) -> (usize, usize) {
     let (ni, nj) = (b.ni, b.nj);
-    if ni >= L && nj >= L {
+    if b.tiled(L) {
         let (fi, fj) = (ni / L * L, nj / L * L);
         // AVX2's blocks of 32-byte rows transpose the 2x2 blocks of two-byte elements inside units, no others,
         // and need whole blocks both ways.
