@@ -22,9 +22,9 @@ use super::Block;
 const AHEAD: usize = 512;
 
 /// The source rows `start .. end` (whole bands) of `lo .. hi` that [`bands`] transposes (units of 4 or 8 bytes,
-/// the caller's choice), when it applies: a streaming destination, a large block, and every destination row's piece of a band
-/// on a line of its own (the rows a multiple of 64 bytes apart, the destination on a 16-byte boundary: the bands
-/// start at the first row whose pieces start a line).
+/// the caller's choice), when it applies: a streaming destination, a large block, and every destination row's
+/// piece of a band on a line of its own (the rows a multiple of 64 bytes apart, the destination on a 16-byte
+/// boundary: the bands start at the first row whose pieces start a line).
 #[inline(always)]
 pub(super) fn span<const W: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -> Option<(usize, usize)> {
     let band = 64 / W;
@@ -65,14 +65,14 @@ pub(super) unsafe fn bands<const W: usize, const L: usize>(avx2: Avx2, b: &Block
     let lined = g.si0.unsigned_abs().is_multiple_of(64) && g.si1.unsigned_abs().is_multiple_of(64);
     let skew = if lined { (64 - (b.ps.wrapping_offset(g.src_row(start)) as usize) % 64) % 64 / W } else { 0 };
     let skew = if skew.is_multiple_of(L) { skew.min(fj) } else { 0 };
-    let mut rows = b.g.src_rows(start);
+    let mut rows = g.src_rows(start);
     let mut from = [b.ps; 64];
     let mut i = start;
     while i < end {
         for f in from.iter_mut().take(band) {
             *f = b.ps.wrapping_offset(rows.next());
         }
-        let mut cols = b.g.dst_rows(0);
+        let mut cols = g.dst_rows(0);
         let at = (i * W) as isize;
         let mut jb = 0;
         while jb < fj {
