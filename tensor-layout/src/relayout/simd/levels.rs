@@ -174,6 +174,28 @@ fn transposes_in_bands_of_whole_lines() {
     });
 }
 
+/// Streaming transposes into destination rows whose runs do not start on a line (rows 1,200 or 1,100 bytes
+/// apart), with the smallest scratch tile (a 128 KiB L2), so that several tiles go down each strip of columns
+/// and carry the partial line at the end of each run into the next (`Carry`), at every 16-byte skew.
+#[test]
+fn transposes_carry_partial_lines_down_the_strips() {
+    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, last: 2 << 20 };
+    assert_eq!(small.scratch(), 32 << 10);
+    scoped(&OVERRIDE, Some(small), || {
+        for (a, w) in [
+            ("u8[1100,90]", 1),
+            ("bf16[600,70]", 2),
+            ("f32[300,100]", 4),
+            ("f64[150,50]", 8),
+            ("f32[5,60,70]{2,1,0}", 4),
+        ] {
+            let b = if a.contains('{') { a.replace("{2,1,0}", "{0,1,2}") } else { format!("{a}{{0,1}}") };
+            let runs: Vec<(bool, usize)> = (0..4).map(|k| (true, k * 16 / w)).chain([(true, 1)]).collect();
+            both_at(a, &b, &runs);
+        }
+    });
+}
+
 /// Interleaves and deinterleaves of pairs, quads and eights: the repetitions that continue a destination run
 /// (the other row pairs and quads of a tile), taller tiles, partial tiles, runs cut by the portable edge.
 #[test]

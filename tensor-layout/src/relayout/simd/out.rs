@@ -44,13 +44,42 @@ pub(super) fn lines(at: usize, len: usize) -> (usize, usize) {
     (head, (len - head) / 64 * 64)
 }
 
-/// Writes `rows` rows of the scratch tile (`pitch` bytes apart, `len` bytes each) to the destination rows that
-/// `cols` walks, `at` bytes into each. Rows that follow one another on both sides go out as one run.
+/// The partial lines carried between the tiles of a strip of destination rows: `at` holds a 64-byte line per
+/// row of the tile. With `head`, each row's line holds the bytes of its destination line before the run (the
+/// previous tile's tail, not yet written); with `tail`, the bytes of the run past its last whole line stay there
+/// for the next tile instead of being written.
+#[derive(Clone, Copy)]
+pub(super) struct Carry {
+    pub(super) at: *mut u8,
+    pub(super) head: bool,
+    pub(super) tail: bool,
+}
+
+/// Writes `rows` rows of the scratch tile (`pitch` apart, `len` bytes each) to the destination rows that
+/// `cols` walks, `at` bytes into each. Rows that follow one another on both sides go out as one run; with a
+/// `carry`, row by row through it ([`put_carried`]).
 ///
 /// # Safety
-/// Each destination row `.. + at .. + len` writable; the scratch rows written.
+/// Each destination row `.. + at .. + len` writable; the scratch rows written; a carry holds `rows` lines, as
+/// [`put_carried`] needs them.
 #[inline(always)]
-pub(super) unsafe fn write_out(b: &Block, cols: &mut Walk, rows: usize, at: isize, pitch: usize, len: usize) {
+pub(super) unsafe fn write_out(
+    b: &Block,
+    cols: &mut Walk,
+    rows: usize,
+    at: isize,
+    pitch: usize,
+    len: usize,
+    carry: Option<Carry>,
+) {
+    if let Some(c) = carry {
+        for j in 0..rows {
+            let to = b.pd.wrapping_offset(cols.next() + at);
+            // SAFETY: the caller's contract; line `j` of the carry is this row's.
+            unsafe { put_carried(to, b.tile.add(j * pitch), len, c.at.add(j * 64), c.head, c.tail) };
+        }
+        return;
+    }
     let mut j = 0;
     while j < rows {
         let start = cols.next();
@@ -64,6 +93,56 @@ pub(super) unsafe fn write_out(b: &Block, cols: &mut Walk, rows: usize, at: isiz
         // SAFETY: the caller's contract; `n` rows that follow one another in the destination and the scratch.
         unsafe { put(b.pd.wrapping_offset(start + at), b.tile.add(j * pitch), n * len, b.stream) };
         j += n;
+    }
+}
+
+/// Streams `len` bytes from `from` to `to` in whole lines, the partial lines at either end through `line`
+/// (64 bytes): with `head`, `line` holds the bytes of `to`'s line before `to`, which complete its first line;
+/// with `tail`, the bytes past the last whole line are left in `line` (its first bytes) for the run that
+/// continues at `to + len`. Partial lines neither completed nor carried are written with ordinary stores.
+///
+/// # Safety
+/// `from .. + len` readable, `to .. + len` writable, not overlapping; `line .. + 64` writable, apart from both;
+/// with `head`, the bytes of `to`'s line before `to` are the destination's (and `line` holds them). With `tail`
+/// and without `head`, the run reaches the end of its first line (the next run's `head` then holds).
+#[inline(always)]
+pub(super) unsafe fn put_carried(to: *mut u8, from: *const u8, len: usize, line: *mut u8, head: bool, tail: bool) {
+    let h = to as usize % 64;
+    debug_assert!(head || !tail || h == 0 || h + len >= 64);
+    // SAFETY: the caller's contract; streaming stores go to whole lines only (`to - h` and `to + k` start lines).
+    unsafe {
+        let mut k = 0;
+        if h != 0 {
+            let first = (64 - h).min(len);
+            if head {
+                core::ptr::copy_nonoverlapping(from, line.add(h), first);
+                if h + first < 64 {
+                    // The line is still open: carried on, or written as far as it goes.
+                    if !tail {
+                        core::ptr::copy_nonoverlapping(line, to.sub(h), h + first);
+                    }
+                    return;
+                }
+                let start = to.sub(h);
+                for q in (0..64).step_by(16) {
+                    Sse2.stream(start.add(q), Sse2.load(line.add(q)));
+                }
+            } else {
+                core::ptr::copy_nonoverlapping(from, to, first);
+            }
+            k = first;
+        }
+        while k + 64 <= len {
+            for q in (0..64).step_by(16) {
+                Sse2.stream(to.add(k + q), Sse2.load(from.add(k + q)));
+            }
+            k += 64;
+        }
+        if tail {
+            core::ptr::copy_nonoverlapping(from.add(k), line, len - k);
+        } else {
+            core::ptr::copy_nonoverlapping(from.add(k), to.add(k), len - k);
+        }
     }
 }
 

@@ -4,7 +4,7 @@
 
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, micro_avx, prefetch, unit, unzip_rows, zip_rows};
-use super::out::{put, write_out};
+use super::out::{put, write_out, Carry};
 use super::{tile_units, Block, Walk};
 
 /// Source rows per tile of a transpose of `fi x fj` units of `w` bytes in register blocks of `ei` rows, with
@@ -37,7 +37,9 @@ pub(super) fn block_shape<I: Isa, const W: usize, const L: usize>(full: bool) ->
 /// multiple of `L`): each tile transposed into the scratch tile in register blocks, then written out row by row.
 /// The blocks are the lane-parallel `L x L * lanes` blocks of `isa` ([`micro`]), or with `full` AVX2's `8 x 8`
 /// and `4 x 4` blocks of 32-byte rows ([`micro_avx`]); the columns of a tile past the last whole block go in SSE2
-/// blocks.
+/// blocks. The tiles go along the source rows, or, streaming into runs off line boundaries with more than one
+/// tile down, down each strip of columns, the last eighth of the scratch (at least 64 lines) carrying each row's
+/// partial line from one tile to the next ([`Carry`]).
 ///
 /// # Safety
 /// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `full` only with `W` of 4
@@ -52,11 +54,25 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     fj: usize,
 ) {
     let (ei, ej) = block_shape::<I, W, L>(full.is_some());
-    let ti = tile_rows(W, ei, hi - lo, fj, b.scratch);
+    if hi <= lo || fj == 0 {
+        return;
+    }
+    // Streaming into destination rows whose runs do not start on a line, with more than one tile down, the tiles
+    // go down each strip of columns (at most as many columns as the carry has lines).
+    let g = &b.g;
+    let lined = g.dj0.unsigned_abs().is_multiple_of(64)
+        && (fj <= g.nj0 || g.dj1.unsigned_abs().is_multiple_of(64))
+        && (b.pd as usize + lo * W).is_multiple_of(64);
+    let down = tile_rows(W, ei, hi - lo, fj, b.scratch) < hi - lo;
+    let carry = if b.stream && !lined && down { (b.scratch / 8 / 64).max(64) } else { 0 };
+    let scratch = b.scratch - carry * 64;
+    let ti = tile_rows(W, ei, hi - lo, fj, scratch);
     let pitch = pitch(ti * W);
-    let room = (b.scratch / pitch).min(fj);
-    // Whole blocks per tile, else whole SSE2 blocks (`room` is at least 56 units: `pitch` is at most 576 bytes
-    // for a scratch of 32 KiB, unless the source rows are short and a tile holds all `fj` columns).
+    let room = (scratch / pitch).min(fj);
+    let room = if carry > 0 { room.min(carry) } else { room };
+    // Whole blocks per tile, else whole SSE2 blocks (`room` is at least 49 units: `pitch` is at most 576 bytes
+    // for a scratch of 32 KiB less its carry, unless the source rows are short and a tile holds all `fj` columns;
+    // 64 under Miri, whose scratch is 8 KiB).
     let tj = if room == fj {
         fj
     } else if room >= ej {
@@ -73,89 +89,86 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let lead = (b.prefetch / eb / 64 * 64).max(64);
     // The rows of the band, and of the next band (for the prefetches), filled band by band.
     let (mut from, mut next) = ([b.ps; 64], [b.ps; 64]);
-    let mut it = lo;
-    while it < hi {
-        let te = (it + ti).min(hi);
+    let (down, across) = ((hi - lo).div_ceil(ti), fj.div_ceil(tj));
+    for k in 0..down * across {
+        let (kt, kj) = if carry > 0 { (k % down, k / down) } else { (k / across, k % across) };
+        let (it, jt) = (lo + kt * ti, kj * tj);
+        let (te, je) = ((it + ti).min(hi), (jt + tj).min(fj));
         let first = b.g.src_rows(it);
-        let mut cols = b.g.dst_rows(0);
-        let mut jt = 0;
-        while jt < fj {
-            let je = (jt + tj).min(fj);
-            let run = (je - jt) * W;
-            let ahead = run >= 64;
-            let mut rows = first;
-            let mut later = first;
-            for _ in 0..eb.min(te - it) {
-                later.next();
-            }
-            let mut ib = it;
-            while ib < te {
-                let nb = eb.min(te - ib);
-                for f in from.iter_mut().take(nb) {
-                    *f = b.ps.wrapping_offset(rows.next() + (jt * W) as isize);
-                }
-                let pre = if ahead { eb.min(te - ib - nb) } else { 0 };
-                for n in next.iter_mut().take(pre) {
-                    *n = b.ps.wrapping_offset(later.next() + (jt * W) as isize);
-                }
-                // The next line to prefetch (bytes into the band's rows); the first band of a tile prefetches its
-                // first lines now, the others had theirs from the band before.
-                let mut line = 0;
-                if ib == it && ahead {
-                    while line < lead.min(run) {
-                        from.iter().take(nb).for_each(|f| prefetch(f.wrapping_add(line)));
-                        line += 64;
-                    }
-                } else {
-                    line = lead.min(run.next_multiple_of(64));
-                }
-                // In bounds: source rows `ib .. ib + nb <= hi` at units `jb .. jb + ej <= je`; scratch rows
-                // `jb - jt .. + ej <= tj` (`pitch` apart) at units `ib - it .. + nb <= ti` (`tj * pitch` is within
-                // the scratch).
-                let to_at = |jb: usize, r: usize| b.tile.wrapping_add((jb - jt) * pitch + (ib + r - it) * W);
-                let mut jb = jt;
-                while jb + ej <= je {
-                    let x = (jb - jt) * W;
-                    while ahead && line <= x + lead {
-                        if line < run {
-                            from.iter().take(nb).for_each(|f| prefetch(f.wrapping_add(line - x)));
-                        } else if line - run < run {
-                            next.iter().take(pre).for_each(|n| prefetch(n.wrapping_add(line - run)));
-                        }
-                        line += 64;
-                    }
-                    for r in (0..nb).step_by(ei) {
-                        let to = to_at(jb, r);
-                        // SAFETY: the pointers above lie within the caller's block and the scratch tile; the
-                        // blocks match the caller's instruction set.
-                        unsafe {
-                            match full {
-                                Some(_) => micro_avx::<W>(&from[r..], to, pitch, b.inner),
-                                None if L == 1 => unit::<W>(from[r], to, b.inner),
-                                None => micro::<I, W, L>(isa, &from[r..], to, pitch, b.inner),
-                            }
-                        }
-                    }
-                    from.iter_mut().take(nb).for_each(|f| *f = f.wrapping_add(ej * W));
-                    jb += ej;
-                }
-                // The columns past the last whole block: SSE2 blocks of `L x L`, `L` rows at a time.
-                while jb < je {
-                    for r in (0..nb).step_by(L) {
-                        // SAFETY: as above, `L` rows and `L` units within the tile.
-                        unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], to_at(jb, r), pitch, b.inner) };
-                    }
-                    from.iter_mut().take(nb).for_each(|f| *f = f.wrapping_add(L * W));
-                    jb += L;
-                }
-                ib += nb;
-            }
-            // SAFETY: destination rows `jt .. je <= fj` at units `it .. te <= fi` (the caller's contract), from the
-            // scratch rows written just above.
-            unsafe { write_out(b, &mut cols, je - jt, (it * W) as isize, pitch, (te - it) * W) };
-            jt = je;
+        let run = (je - jt) * W;
+        let ahead = run >= 64;
+        let mut rows = first;
+        let mut later = first;
+        for _ in 0..eb.min(te - it) {
+            later.next();
         }
-        it = te;
+        let mut ib = it;
+        while ib < te {
+            let nb = eb.min(te - ib);
+            for f in from.iter_mut().take(nb) {
+                *f = b.ps.wrapping_offset(rows.next() + (jt * W) as isize);
+            }
+            let pre = if ahead { eb.min(te - ib - nb) } else { 0 };
+            for n in next.iter_mut().take(pre) {
+                *n = b.ps.wrapping_offset(later.next() + (jt * W) as isize);
+            }
+            // The next line to prefetch (bytes into the band's rows); the first band of a tile prefetches its
+            // first lines now, the others had theirs from the band before.
+            let mut line = 0;
+            if ib == it && ahead {
+                while line < lead.min(run) {
+                    from.iter().take(nb).for_each(|f| prefetch(f.wrapping_add(line)));
+                    line += 64;
+                }
+            } else {
+                line = lead.min(run.next_multiple_of(64));
+            }
+            // In bounds: source rows `ib .. ib + nb <= hi` at units `jb .. jb + ej <= je`; scratch rows
+            // `jb - jt .. + ej <= tj` (`pitch` apart) at units `ib - it .. + nb <= ti` (`tj * pitch` is within
+            // the scratch).
+            let to_at = |jb: usize, r: usize| b.tile.wrapping_add((jb - jt) * pitch + (ib + r - it) * W);
+            let mut jb = jt;
+            while jb + ej <= je {
+                let x = (jb - jt) * W;
+                while ahead && line <= x + lead {
+                    if line < run {
+                        from.iter().take(nb).for_each(|f| prefetch(f.wrapping_add(line - x)));
+                    } else if line - run < run {
+                        next.iter().take(pre).for_each(|n| prefetch(n.wrapping_add(line - run)));
+                    }
+                    line += 64;
+                }
+                for r in (0..nb).step_by(ei) {
+                    let to = to_at(jb, r);
+                    // SAFETY: the pointers above lie within the caller's block and the scratch tile; the
+                    // blocks match the caller's instruction set.
+                    unsafe {
+                        match full {
+                            Some(_) => micro_avx::<W>(&from[r..], to, pitch, b.inner),
+                            None if L == 1 => unit::<W>(from[r], to, b.inner),
+                            None => micro::<I, W, L>(isa, &from[r..], to, pitch, b.inner),
+                        }
+                    }
+                }
+                from.iter_mut().take(nb).for_each(|f| *f = f.wrapping_add(ej * W));
+                jb += ej;
+            }
+            // The columns past the last whole block: SSE2 blocks of `L x L`, `L` rows at a time.
+            while jb < je {
+                for r in (0..nb).step_by(L) {
+                    // SAFETY: as above, `L` rows and `L` units within the tile.
+                    unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], to_at(jb, r), pitch, b.inner) };
+                }
+                from.iter_mut().take(nb).for_each(|f| *f = f.wrapping_add(L * W));
+                jb += L;
+            }
+            ib += nb;
+        }
+        let carried = (carry > 0).then(|| Carry { at: b.tile.wrapping_add(scratch), head: it > lo, tail: te < hi });
+        // SAFETY: destination rows `jt .. je <= fj` at units `it .. te <= fi` (the caller's contract), from the
+        // scratch rows written just above; the carry holds `carry >= je - jt` lines after the tile, and the
+        // tiles down a strip continue one another's runs, the first `ti * W >= 64` bytes (`tile_units`).
+        unsafe { write_out(b, &mut b.g.dst_rows(jt), je - jt, (it * W) as isize, pitch, (te - it) * W, carried) };
     }
 }
 
@@ -467,7 +480,7 @@ pub(super) unsafe fn deinterleave_wide<const W: usize, const L: usize, const K: 
         }
         // SAFETY: destination rows `0..K` at units `it .. te <= fi` (the caller's contract), from the scratch
         // rows written just above.
-        unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W) };
+        unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W, None) };
         it = te;
     }
 }
