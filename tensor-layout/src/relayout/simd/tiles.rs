@@ -63,8 +63,8 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let lined = g.dj0.unsigned_abs().is_multiple_of(64)
         && (fj <= g.nj0 || g.dj1.unsigned_abs().is_multiple_of(64))
         && (b.pd as usize + lo * W).is_multiple_of(64);
-    let down = tile_rows(W, ei, hi - lo, fj, b.scratch) < hi - lo;
-    let carry = if b.stream && !lined && down { (b.scratch / 8 / 64).max(64) } else { 0 };
+    let several = tile_rows(W, ei, hi - lo, fj, b.scratch) < hi - lo;
+    let carry = if b.stream && !lined && several { (b.scratch / 8 / 64).max(64) } else { 0 };
     let scratch = b.scratch - carry * 64;
     let ti = tile_rows(W, ei, hi - lo, fj, scratch);
     let pitch = pitch(ti * W);
