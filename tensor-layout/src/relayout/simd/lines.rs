@@ -28,9 +28,7 @@ const AHEAD: usize = 512;
 #[inline(always)]
 pub(super) fn span<const W: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -> Option<(usize, usize)> {
     let band = 64 / W;
-    let g = &b.g;
-    let rows_apart =
-        g.dj0.unsigned_abs().is_multiple_of(64) && (fj <= g.nj0 || g.dj1.unsigned_abs().is_multiple_of(64));
+    let rows_apart = b.g.rows_on_lines(fj);
     let skew = (64 - (b.pd as usize) % 64) % 64;
     // Small blocks (the tiles of a tiled layout transposed one by one) stay with the scratch tile: the rows
     // before and after the bands would be a large part of them (bf16 `(2,1)` tiles of 64 x 64 units ran at 0.6 of

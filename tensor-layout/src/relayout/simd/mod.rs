@@ -131,6 +131,13 @@ impl Geo {
         (j % self.nj0) as isize * self.dj0 + (j / self.nj0) as isize * self.dj1
     }
 
+    /// Whether the destination rows `0 .. fj` lie a multiple of 64 bytes apart (each row's run at the same place
+    /// in its line).
+    #[inline(always)]
+    fn rows_on_lines(&self, fj: usize) -> bool {
+        self.dj0.unsigned_abs().is_multiple_of(64) && (fj <= self.nj0 || self.dj1.unsigned_abs().is_multiple_of(64))
+    }
+
     /// The source rows from `i` on, one step at a time.
     #[inline(always)]
     fn src_rows(&self, i: usize) -> Walk {

@@ -24,16 +24,26 @@ pub(super) unsafe fn put(to: *mut u8, from: *const u8, len: usize, stream: bool)
         return;
     }
     let (head, body) = lines(to as usize, len);
-    // SAFETY: the caller's contract; the streaming stores go to whole lines (`to + head` is on a line boundary,
-    // so every 16 bytes of a line are aligned to 16).
+    // SAFETY: the caller's contract; `to + head` is on a line boundary.
     unsafe {
         core::ptr::copy_nonoverlapping(from, to, head);
-        let mut k = head;
-        while k < head + body {
-            Sse2.stream(to.add(k), Sse2.load(from.add(k)));
-            k += 16;
-        }
+        stream_lines(to.add(head), from.add(head), body);
+        let k = head + body;
         core::ptr::copy_nonoverlapping(from.add(k), to.add(k), len - k);
+    }
+}
+
+/// Streams `bytes` (a multiple of 64) from `from` to `to`, a line boundary, 16 bytes at a time.
+///
+/// # Safety
+/// `from .. + bytes` readable, `to .. + bytes` writable, not overlapping; `to` on a 64-byte boundary.
+#[inline(always)]
+unsafe fn stream_lines(to: *mut u8, from: *const u8, bytes: usize) {
+    let mut k = 0;
+    while k < bytes {
+        // SAFETY: the caller's contract; `to + k` is aligned to 16.
+        unsafe { Sse2.stream(to.add(k), Sse2.load(from.add(k))) };
+        k += 16;
     }
 }
 
@@ -108,36 +118,26 @@ pub(super) unsafe fn write_out(
 #[inline(always)]
 pub(super) unsafe fn put_carried(to: *mut u8, from: *const u8, len: usize, line: *mut u8, head: bool, tail: bool) {
     let h = to as usize % 64;
+    let (first, body) = lines(to as usize, len);
     debug_assert!(head || !tail || h == 0 || h + len >= 64);
-    // SAFETY: the caller's contract; streaming stores go to whole lines only (`to - h` and `to + k` start lines).
+    // SAFETY: the caller's contract; streaming stores go to whole lines only (`to - h` and `to + first` start
+    // lines).
     unsafe {
-        let mut k = 0;
-        if h != 0 {
-            let first = (64 - h).min(len);
-            if head {
-                core::ptr::copy_nonoverlapping(from, line.add(h), first);
-                if h + first < 64 {
-                    // The line is still open: carried on, or written as far as it goes.
-                    if !tail {
-                        core::ptr::copy_nonoverlapping(line, to.sub(h), h + first);
-                    }
-                    return;
+        if head && h != 0 {
+            core::ptr::copy_nonoverlapping(from, line.add(h), first);
+            if h + first < 64 {
+                // The line is still open: carried on, or written as far as it goes.
+                if !tail {
+                    core::ptr::copy_nonoverlapping(line, to.sub(h), h + first);
                 }
-                let start = to.sub(h);
-                for q in (0..64).step_by(16) {
-                    Sse2.stream(start.add(q), Sse2.load(line.add(q)));
-                }
-            } else {
-                core::ptr::copy_nonoverlapping(from, to, first);
+                return;
             }
-            k = first;
+            stream_lines(to.sub(h), line, 64);
+        } else {
+            core::ptr::copy_nonoverlapping(from, to, first);
         }
-        while k + 64 <= len {
-            for q in (0..64).step_by(16) {
-                Sse2.stream(to.add(k + q), Sse2.load(from.add(k + q)));
-            }
-            k += 64;
-        }
+        stream_lines(to.add(first), from.add(first), body);
+        let k = first + body;
         if tail {
             core::ptr::copy_nonoverlapping(from.add(k), line, len - k);
         } else {

@@ -59,10 +59,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     }
     // Streaming into destination rows whose runs do not start on a line, with more than one tile down, the tiles
     // go down each strip of columns (at most as many columns as the carry has lines).
-    let g = &b.g;
-    let lined = g.dj0.unsigned_abs().is_multiple_of(64)
-        && (fj <= g.nj0 || g.dj1.unsigned_abs().is_multiple_of(64))
-        && (b.pd as usize + lo * W).is_multiple_of(64);
+    let lined = b.g.rows_on_lines(fj) && (b.pd as usize + lo * W).is_multiple_of(64);
     let several = tile_rows(W, ei, hi - lo, fj, b.scratch) < hi - lo;
     let carry = if b.stream && !lined && several { (b.scratch / 8 / 64).max(64) } else { 0 };
     let scratch = b.scratch - carry * 64;
