@@ -108,15 +108,19 @@ impl Caches {
         }
     }
 
-    /// The most source rows a band of a transpose's tiles reads at once (a band fills whole 64-byte lines of
-    /// the scratch rows when this allows: `64 / w` rows of `w`-byte units). With a first-level cache of 48 KiB
-    /// or more, whole lines whatever the units: on an Intel Xeon (48 KiB, 12 ways) byte, bf16 and f32 transposes
-    /// ran 15-40% faster so. Below it, as many rows as the cache has ways (rows a multiple of 4 KiB apart share
-    /// a set): on an AMD EPYC Zen 4 (32 KiB, 8 ways) bands of whole lines ran bf16 and f32 transposes 10-15%
-    /// slower within the caches, at the same speed from memory.
-    pub(crate) const fn band_rows(&self) -> usize {
+    /// The most source rows of `w`-byte units a band of a transpose's tiles reads at once (a band fills whole
+    /// 64-byte lines of the scratch rows when this allows: `64 / w` rows). With a first-level cache of 48 KiB or
+    /// more, whole lines whatever the units: on an Intel Xeon (48 KiB, 12 ways) byte, bf16 and f32 transposes ran
+    /// 15-40% faster so. Below it, as many rows as the cache has ways (rows a multiple of 4 KiB apart share a
+    /// set), but at least half a line of each scratch row (`32 / w` rows): on an AMD EPYC Zen 4 (32 KiB, 8 ways)
+    /// bands of whole lines ran f32 transposes 10-15% slower within the caches than half lines, at the same speed
+    /// from memory, while bands of a quarter line (8 bf16 rows, 16 byte rows) ran byte and bf16 transposes within
+    /// the caches at 0.65-0.9 of the speed of half lines.
+    pub(crate) const fn band_rows(&self, w: usize) -> usize {
         if self.l1 >= 48 << 10 {
             64
+        } else if self.l1_ways < 32 / w {
+            32 / w
         } else {
             self.l1_ways
         }
@@ -228,12 +232,15 @@ mod tests {
         ];
         let c = from_descriptors(zen4);
         assert_eq!(c, Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, last: 32 << 20 });
-        assert_eq!((c.scratch(), c.prefetch(), c.stream_from(), c.band_rows()), (256 << 10, 2 << 10, 8 << 20, 8));
+        assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 2 << 10, 8 << 20));
+        // Half a line of each scratch row at least: 32 byte rows, 16 bf16 rows, the 8 ways for wider units.
+        assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [32, 16, 8, 8, 8]);
         // Intel's leaf 4 for a 48 KiB 12-way L1, 2 MiB 16-way L2 and a 260 MiB L3 (20 ways, 212,992 sets).
         let xeon = [(0x121, 0x02c0_003f, 0x3f), (0x143, 0x03c0_003f, 0x7ff), (0x163, 0x04c0_003f, 0x3_3fff)];
         let c = from_descriptors(xeon);
         assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, last: 260 << 20 });
-        assert_eq!((c.scratch(), c.prefetch(), c.stream_from(), c.band_rows()), (256 << 10, 3 << 10, 65 << 20, 64));
+        assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 3 << 10, 65 << 20));
+        assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [64; 5]);
         // No third level: the second is the last; a small L2 gives a small scratch tile.
         let small = from_descriptors([(0x121, 0x01c0_003f, 0x3f), (0x143, 0x01c0_003f, 0x1ff)]);
         assert_eq!((small.last, small.scratch()), (256 << 10, 64 << 10));

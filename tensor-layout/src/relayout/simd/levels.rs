@@ -160,18 +160,24 @@ fn line_transposes_at_every_alignment() {
 }
 
 /// The tiles sized for an Intel Xeon's caches (48 KiB 12-way L1, 2 MiB L2, 260 MiB L3), whose bands fill whole
-/// lines of the scratch rows (64 source rows for bytes, 32 for bf16; `Caches::band_rows`), streaming or not.
+/// lines of the scratch rows (64 source rows for bytes, 32 for bf16; `Caches::band_rows`), and for an AMD EPYC
+/// Zen 4's (32 KiB 8-way L1), whose bands fill half lines (32 rows for bytes, 16 for bf16), streaming or not; the
+/// 32-row tiles of `(32,128)(32,1)` in two bands of 16 rows (both directions each).
 #[test]
 fn transposes_in_bands_of_whole_lines() {
     let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, last: 260 << 20 };
-    assert_eq!(xeon.band_rows(), 64);
-    scoped(&OVERRIDE, Some(xeon), || {
-        both("u8[200,150]", "u8[200,150]{0,1}");
-        both("bf16[100,70]", "bf16[100,70]{0,1}");
-        both("f32[70,50]", "f32[70,50]{0,1}");
-        both("f64[40,33]", "f64[40,33]{0,1}");
-        both("u8[40,300]{1,0:T(8,128)(4,1)}", "u8[40,300]{0,1:T(8,128)(4,1)}");
-    });
+    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, last: 32 << 20 };
+    assert_eq!((xeon.band_rows(1), zen4.band_rows(1), zen4.band_rows(2)), (64, 32, 16));
+    for caches in [xeon, zen4] {
+        scoped(&OVERRIDE, Some(caches), || {
+            both("u8[200,150]", "u8[200,150]{0,1}");
+            both("bf16[100,70]", "bf16[100,70]{0,1}");
+            both("f32[70,50]", "f32[70,50]{0,1}");
+            both("f64[40,33]", "f64[40,33]{0,1}");
+            both("u8[40,300]{1,0:T(8,128)(4,1)}", "u8[40,300]{0,1:T(8,128)(4,1)}");
+            both("u8[96,300]", "u8[96,300]{1,0:T(32,128)(32,1)}");
+        });
+    }
 }
 
 /// Streaming transposes into destination rows whose runs do not start on a line (rows 1,200 or 1,100 bytes

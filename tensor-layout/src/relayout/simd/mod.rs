@@ -267,7 +267,7 @@ pub(super) fn transpose<E: Scalar>(
         tile,
         scratch: caches.scratch(),
         prefetch: caches.prefetch(),
-        band: caches.band_rows(),
+        band: caches.band_rows(w),
     };
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
     // bytes `k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
