@@ -79,8 +79,8 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     };
     // Bands of blocks stacked so that each writes whole lines of the scratch rows, with at most `b.band` rows
     // (see `Caches::band_rows`), and at most half the tile's rows, so that the next band's rows are prefetched
-    // while one band is read (byte packing to `(32,128)(32,1)`, 32-row tiles, ran at 0.9 of the speed of two
-    // 16-row bands in one 32-row band).
+    // while one band is read (byte packing to `(32,128)(32,1)`, whose tiles have 32 rows, ran at 0.9 of the speed
+    // of two 16-row bands in one band of 32).
     let eb = ei * (64 / (ei * W)).min(b.band / ei).max(1);
     let eb = eb.min((ti / 2 / ei * ei).max(ei));
     // Each row of a band is prefetched `lead` bytes ahead of its reads (the prefetch distance shared by the
