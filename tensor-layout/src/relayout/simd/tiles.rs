@@ -81,8 +81,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     // (see `Caches::band_rows`), and at most half the tile's rows, so that the next band's rows are prefetched
     // while one band is read (byte packing to `(32,128)(32,1)`, whose tiles have 32 rows, ran at 0.9 of the speed
     // of two 16-row bands in one band of 32).
-    let eb = ei * (64 / (ei * W)).min(b.band / ei).max(1);
-    let eb = eb.min((ti / 2 / ei * ei).max(ei));
+    let eb = ei * (64 / (ei * W)).min(b.band / ei).min(ti / 2 / ei).max(1);
     // Each row of a band is prefetched `lead` bytes ahead of its reads (the prefetch distance shared by the
     // band's rows), the last `lead` bytes of a run spilling into the next band; rows shorter than a line are
     // left to the hardware prefetchers.
