@@ -36,8 +36,8 @@
 //!   whole lines streamed;
 //! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows (the lanes first put into
 //!   SSE2's order), every repetition of a chunk of source rows before the next chunk (the source is read in
-//!   order); for up to four rows each destination row is gathered into a run of its own, streamed out whole
-//!   lines, or stored straight when not streaming; through the scratch tile for more.
+//!   order); up to four rows stored straight with ordinary stores, which the hardware prefetchers follow (see
+//!   [`tiles::deinterleave`]); through the scratch tile for more.
 //!
 //! Memory sees long runs on both sides: streaming stores scattered over many lines, or reads and writes that
 //! jump to another page every line, run at a fifth of the speed of long runs. What the blocks do not cover
@@ -66,7 +66,7 @@ mod tiles;
 use cache::{Caches, SCRATCH_MAX};
 use isa::{unblocks, Avx2, Avx512, Isa, Level, Sse2};
 use out::put;
-use tiles::{block_shape, deinterleave, deinterleave_wide, interleave, interleave_pieces, tile_rows, tiles, Runs};
+use tiles::{block_shape, deinterleave, deinterleave_wide, interleave, interleave_pieces, tile_rows, tiles};
 
 /// The store fence that orders streaming stores.
 #[inline]
@@ -447,8 +447,8 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 chunk -= L;
             }
             match nj {
-                2 => deinterleaves::<I, W, L, 2>(isa, b, fi, chunk),
-                4 if L > 4 => deinterleaves::<I, W, L, 4>(isa, b, fi, chunk),
+                2 => by_chunks(b, fi, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 2>(isa, r, lo, hi)),
+                4 if L > 4 => by_chunks(b, fi, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 4>(isa, r, lo, hi)),
                 8 if L > 8 => (0..b.reps.n).for_each(|k| deinterleave_wide::<W, L, 8>(&b.rep(k), fi)),
                 _ => return (0, 0),
             }
@@ -456,39 +456,6 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         (fi, nj)
     } else {
         (0, 0)
-    }
-}
-
-/// The deinterleaves of `K` destination rows over source rows `0 .. fi` of every repetition, in chunks of `chunk`
-/// rows ([`by_chunks`]). Streaming, each destination row (of each repetition) is gathered into a run of its own
-/// in the scratch tile: together twice the prefetch distance (an eighth of the L1, where they stay), at least 256
-/// bytes each (bf16 `(2,1)` untiling ran at 0.75 of `memcpy` with runs of 2 KiB, 0.95 with 512 bytes).
-///
-/// # Safety
-/// As [`plan`], with `nj == K`.
-#[inline(always)]
-unsafe fn deinterleaves<I: Isa, const W: usize, const L: usize, const K: usize>(
-    isa: I,
-    b: &Block,
-    fi: usize,
-    chunk: usize,
-) {
-    let n = b.reps.n * K;
-    let cap = (b.prefetch * 2 / n.max(1) / 64 * 64).min(4096);
-    if !b.stream || n > 64 || cap < 256 {
-        // SAFETY: the caller's contract, a chunk of one repetition at a time.
-        by_chunks(b, fi, chunk, |_, r, lo, hi| unsafe { deinterleave::<I, W, L, K>(isa, r, lo, hi, None) });
-        return;
-    }
-    let mut runs: [Runs; 64] = core::array::from_fn(|k| Runs::new(b.tile.wrapping_add(k * cap), cap, true));
-    // SAFETY: the caller's contract; repetition `k` gathers into runs `k * K ..`, `cap` bytes of the scratch each
-    // (`n * cap` is within it).
-    by_chunks(b, fi, chunk, |k, r, lo, hi| unsafe {
-        deinterleave::<I, W, L, K>(isa, r, lo, hi, Some(&mut runs[k * K..(k + 1) * K]))
-    });
-    for r in &mut runs[..n] {
-        // SAFETY: each run lies in a destination row.
-        unsafe { r.flush() };
     }
 }
 

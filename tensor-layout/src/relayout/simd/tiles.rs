@@ -184,7 +184,7 @@ const fn pitch(row: usize) -> usize {
 
 /// Pieces of a destination gathered in the scratch tile while they follow one another in the destination, then
 /// written out as one run ([`put`]: whole lines streamed when asked).
-pub(super) struct Runs {
+struct Runs {
     stream: bool,
     tile: *mut u8,
     cap: usize,
@@ -194,7 +194,7 @@ pub(super) struct Runs {
 
 impl Runs {
     /// Runs gathered in `cap` bytes of the scratch tile from `tile`.
-    pub(super) fn new(tile: *mut u8, cap: usize, stream: bool) -> Runs {
+    fn new(tile: *mut u8, cap: usize, stream: bool) -> Runs {
         Runs { stream, tile, cap, start: tile, len: 0 }
     }
 
@@ -220,7 +220,7 @@ impl Runs {
     /// # Safety
     /// As [`Runs::next`].
     #[inline(always)]
-    pub(super) unsafe fn flush(&mut self) {
+    unsafe fn flush(&mut self) {
         if self.len > 0 {
             // SAFETY: the run lies in the destination (the caller's contract) and was gathered in the tile.
             unsafe { put(self.start, self.tile, self.len, self.stream) };
@@ -362,27 +362,26 @@ unsafe fn zip_piece<J: Isa, const W: usize, const L: usize, const K: usize>(
 
 /// `K <= 4` destination rows deinterleaved, `L * lanes` source rows at a time over source rows `lo .. hi`
 /// (multiples of `L`), one repetition; the rows past the last whole step in SSE2 steps of `L`. Straight to the
-/// destination with ordinary stores, or, given `runs` (one per destination row), gathered into runs written out
-/// whole lines streamed.
+/// destination with ordinary stores, streaming or not.
 ///
 /// [`super::by_chunks`] runs the repetitions of a chunk of [`CHUNK_BYTES`] one after the other: they are the
 /// other row pairs of a `(2,1)` tile, the other quad of a `(4,1)` tile, so the source is read in order, a tile
 /// at a time. (A whole row of tiles per repetition read each tile four times, 512 bytes at a time, at a fifth of
-/// the speed of `memcpy` on an AMD EPYC.) Each destination row then takes a piece per chunk: straight to the
-/// destination, streaming stores to several rows at once ran at two thirds of the speed of ordinary ones there,
-/// while gathered into runs of kilobytes they run at the speed of the tiles' write-out (bf16 `(2,1)` untiling:
-/// 0.78 of `memcpy` with ordinary stores, 1.15 streamed from runs).
+/// the speed of `memcpy` on an AMD EPYC.) Each destination row then takes a piece per chunk, with ordinary stores
+/// even where the relayout streams: the few destination rows are written in order, which the hardware
+/// prefetchers follow. Gathered into runs in the scratch tile and streamed out whole lines, bf16 `(2,1)`
+/// untiling ran at 0.61 of `memcpy` on an Intel Xeon where ordinary stores ran at 0.90; on an AMD EPYC Zen 4,
+/// at 0.37-0.81 (0.13-0.25 in one run of three) where ordinary stores ran at 0.66-0.73 every run, and at half
+/// their speed into rows that are not a multiple of 64 bytes long (`bf16[5000,6600]`).
 ///
 /// # Safety
-/// As [`super::plan`], with `nj == K`, over source rows `lo .. hi`, one repetition; `runs` gather into distinct
-/// parts of the scratch tile.
+/// As [`super::plan`], with `nj == K`, over source rows `lo .. hi`, one repetition.
 #[inline(always)]
 pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const K: usize>(
     isa: I,
     b: &Block,
     lo: usize,
     hi: usize,
-    mut runs: Option<&mut [Runs]>,
 ) {
     let g = &b.g;
     let adjacent = g.si0 == (K * W) as isize && g.ni0.is_multiple_of(L);
@@ -390,16 +389,8 @@ pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const 
     for (j, c) in cols.iter_mut().enumerate() {
         *c = g.dst_row(j);
     }
-    // Where destination row `j` takes `n` bytes at unit `ib`: straight, or the end of its run.
-    let mut to = |j: usize, ib: usize, n: usize| {
-        let at = b.pd.wrapping_offset(cols[j] + (ib * W) as isize);
-        match runs.as_deref_mut() {
-            // SAFETY: the run continues in the destination row (the caller's contract); `n` is at most 64 bytes,
-            // less than a run holds.
-            Some(r) => unsafe { r[j].next(at, n) },
-            None => at,
-        }
-    };
+    // Where destination row `j` takes the units from `ib`.
+    let to = |j: usize, ib: usize| b.pd.wrapping_offset(cols[j] + (ib * W) as isize);
     let mut rows = g.src_rows(lo);
     let mut ib = lo;
     if adjacent && g.ni0.is_multiple_of(L * I::LANES) {
@@ -416,8 +407,8 @@ pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const 
                 unzip_rows::<I, K, W>(isa, unzip_rows::<I, K, 16>(isa, v))
             };
             for (j, &x) in v.iter().enumerate() {
-                // SAFETY: destination row `j < K` at units `ib .. ib + L * lanes <= hi`, or its run.
-                unsafe { isa.store(to(j, ib, 16 * I::LANES), x) };
+                // SAFETY: destination row `j < K` at units `ib .. ib + L * lanes <= hi`.
+                unsafe { isa.store(to(j, ib), x) };
             }
             ib += L * I::LANES;
         }
@@ -427,8 +418,8 @@ pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const 
         // `adjacent` the `L` rows lie one after another.
         let v = unsafe { unzip_rows::<Sse2, K, W>(Sse2, read_rows::<W, L, K>(b.ps, &mut rows, adjacent)) };
         for (j, &x) in v.iter().enumerate() {
-            // SAFETY: destination row `j < K` at units `ib .. ib + L <= hi`, or its run.
-            unsafe { Sse2.store(to(j, ib, 16), x) };
+            // SAFETY: destination row `j < K` at units `ib .. ib + L <= hi`.
+            unsafe { Sse2.store(to(j, ib), x) };
         }
         ib += L;
     }
