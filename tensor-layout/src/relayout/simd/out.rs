@@ -2,7 +2,7 @@
 //! run.
 #![allow(unsafe_code)]
 
-use super::isa::{Isa, Sse2};
+use super::isa::{Avx2, Isa, Level, Sse2};
 use super::{Block, Walk};
 
 /// Copies `len` bytes to `to` from `from` (the scratch tile, or a source), streaming the whole 64-byte lines when
@@ -11,8 +11,7 @@ use super::{Block, Walk};
 /// Only whole lines are streamed: the partial lines at either end are written with ordinary stores (a streaming
 /// store to part of a line leaves the memory controller a partial write; transposes into a destination 16
 /// bytes past a line boundary, as `malloc` returns large blocks, ran at half speed on an AMD EPYC with them).
-/// The streaming stores are SSE2's 16 bytes whatever the CPU runs: on an AMD EPYC (Zen 4) copies streamed in
-/// 32- and 64-byte stores ran at 0.92 and 0.88 of the speed of 16-byte ones.
+/// The streaming stores are AVX2's 32 bytes where the CPU runs AVX2 (see [`stream_lines`]).
 ///
 /// # Safety
 /// `from .. + len` readable, `to .. + len` writable, not overlapping.
@@ -33,17 +32,40 @@ pub(super) unsafe fn put(to: *mut u8, from: *const u8, len: usize, stream: bool)
     }
 }
 
-/// Streams `bytes` (a multiple of 64) from `from` to `to`, a line boundary, 16 bytes at a time.
+/// Streams `bytes` (a multiple of 64) from `from` to `to`, a line boundary: 32 bytes at a time where the CPU
+/// runs AVX2, else 16. On an Intel Xeon, side by side in one process, 32-byte streaming stores ran packing into
+/// tiles 10-20% faster than 16-byte ones (bf16 to `(8,128)(2,1)` 1.08 -> 1.29 of `memcpy`, u8 to
+/// `(8,128)(4,1)` 0.99 -> 1.13, f32 to `(8,128)` 0.91 -> 1.04, bf16 `(2,1)` tiles transposed 0.60 -> 0.71), and
+/// 64-byte ones no faster than 32 (slower on two pairs of ten); on an AMD EPYC Zen 4 32-byte stores ran the same
+/// pairs at 1.0-1.15x the speed of 16-byte ones.
 ///
 /// # Safety
 /// `from .. + bytes` readable, `to .. + bytes` writable, not overlapping; `to` on a 64-byte boundary.
 #[inline(always)]
 unsafe fn stream_lines(to: *mut u8, from: *const u8, bytes: usize) {
+    if let Some(avx2) = Level::get().avx2() {
+        // SAFETY: the caller's contract; the token proves the CPU runs AVX2.
+        return unsafe { stream_lines_avx2(avx2, to, from, bytes) };
+    }
     let mut k = 0;
     while k < bytes {
         // SAFETY: the caller's contract; `to + k` is aligned to 16.
         unsafe { Sse2.stream(to.add(k), Sse2.load(from.add(k))) };
         k += 16;
+    }
+}
+
+/// [`stream_lines`] 32 bytes at a time.
+///
+/// # Safety
+/// As [`stream_lines`].
+#[target_feature(enable = "avx2")]
+unsafe fn stream_lines_avx2(avx2: Avx2, to: *mut u8, from: *const u8, bytes: usize) {
+    let mut k = 0;
+    while k < bytes {
+        // SAFETY: the caller's contract; `to + k` is aligned to 32.
+        unsafe { avx2.stream(to.add(k), avx2.load(from.add(k))) };
+        k += 32;
     }
 }
 
