@@ -7,14 +7,14 @@
 //! For destinations too large to stay in the cache on x86-64 the kernels write with non-temporal (streaming)
 //! stores: the destination is not read into the cache first and does not evict the source, which is what lets a
 //! relayout run at the speed of `memcpy` (glibc's `memcpy` streams large copies the same way, from a quarter of
-//! the last-level cache on). Streaming stores are weakly ordered: [`finish`] issues the store fence once the
-//! relayout is done.
+//! the last-level cache on; here from at most 8 MiB, see `simd::cache`). Streaming stores are weakly ordered:
+//! [`finish`] issues the store fence once the relayout is done.
 
 use super::io::{Io, Mode};
 use crate::view::Scalar;
 
 /// Whether a relayout writing `bytes` should use streaming stores: on x86-64, from a quarter of the CPU's
-/// last-level cache on (at least 4 MiB; see `simd::cache`).
+/// last-level cache on, between 4 and 8 MiB (see `simd::cache`).
 #[inline]
 pub(crate) fn stream_worthwhile(bytes: usize) -> bool {
     #[cfg(target_arch = "x86_64")]
