@@ -157,12 +157,6 @@ fn line_transposes_at_every_alignment() {
         let runs: Vec<(bool, usize)> = (0..5).map(|k| (true, k * 16 / w)).chain([(true, 1), (false, 16 / w)]).collect();
         both_at(a, &b, &runs);
     }
-    // Source rows shorter than 1 KiB that follow one another (a short minor dimension moved out), bands of them
-    // from 256 source rows on: f32 rows of 160 bytes, f64 rows of 192.
-    for (a, w) in [("f32[2,40,320]{1,2,0}", 4), ("f64[2,24,288]{1,2,0}", 8)] {
-        let runs: Vec<(bool, usize)> = [0, 1, 3].map(|k| (true, k * 16 / w)).into_iter().chain([(false, 0)]).collect();
-        both_at(a, &a.replace("{1,2,0}", "{2,1,0}"), &runs);
-    }
 }
 
 /// The tiles sized for an Intel Xeon's caches (48 KiB 12-way L1, 2 MiB L2, 260 MiB L3), whose bands fill whole

@@ -32,17 +32,9 @@ pub(super) fn span<const W: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -
     let skew = (64 - (b.pd as usize) % 64) % 64;
     // Small blocks (the tiles of a tiled layout transposed one by one) stay with the scratch tile: the rows
     // before and after the bands would be a large part of them (bf16 `(2,1)` tiles of 64 x 64 units ran at 0.6 of
-    // the scratch tile's speed). So do source rows shorter than 1 KiB (the rows of a tiled source: f32 `(8,128)`
-    // tiles to `{0,1}` ran at 0.85 of the scratch tile's speed), unless a band's rows follow one another (a
-    // short minor dimension moved out: f32 `[64,64,4096]{1,2,0}` to `{2,1,0}` 0.47 -> 0.64 of `memcpy`, f64
-    // `[64,32,4096]` 0.51 -> 0.93 on an AMD EPYC Zen 4), so that a band reads one run.
+    // the scratch tile's speed).
     // (Miri, where everything is small, runs it from two bands of 64 bytes: tests/miri.rs.)
-    let adjacent = fj * W >= 128 && b.g.si0 == (fj * W) as isize && b.g.ni0.is_multiple_of(band);
-    let large = if cfg!(miri) {
-        hi - lo >= 2 * band && fj * W >= 64
-    } else {
-        hi - lo >= 16 * band && (fj * W >= 1024 || adjacent)
-    };
+    let large = if cfg!(miri) { hi - lo >= 2 * band && fj * W >= 64 } else { hi - lo >= 16 * band && fj * W >= 1024 };
     if !b.stream || !large || !rows_apart || !skew.is_multiple_of(16) {
         return None;
     }
