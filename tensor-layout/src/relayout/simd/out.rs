@@ -43,29 +43,35 @@ pub(super) unsafe fn put(to: *mut u8, from: *const u8, len: usize, stream: bool)
 /// `from .. + bytes` readable, `to .. + bytes` writable, not overlapping; `to` on a 64-byte boundary.
 #[inline(always)]
 unsafe fn stream_lines(to: *mut u8, from: *const u8, bytes: usize) {
-    if let Some(avx2) = Level::get().avx2() {
+    match Level::get().avx2() {
         // SAFETY: the caller's contract; the token proves the CPU runs AVX2.
-        return unsafe { stream_lines_avx2(avx2, to, from, bytes) };
-    }
-    let mut k = 0;
-    while k < bytes {
-        // SAFETY: the caller's contract; `to + k` is aligned to 16.
-        unsafe { Sse2.stream(to.add(k), Sse2.load(from.add(k))) };
-        k += 16;
+        Some(avx2) => unsafe { stream_lines_avx2(avx2, to, from, bytes) },
+        // SAFETY: the caller's contract.
+        None => unsafe { stream_vectors(Sse2, to, from, bytes) },
     }
 }
 
-/// [`stream_lines`] 32 bytes at a time.
+/// [`stream_vectors`] compiled for AVX2.
 ///
 /// # Safety
 /// As [`stream_lines`].
 #[target_feature(enable = "avx2")]
 unsafe fn stream_lines_avx2(avx2: Avx2, to: *mut u8, from: *const u8, bytes: usize) {
+    // SAFETY: the caller's contract.
+    unsafe { stream_vectors(avx2, to, from, bytes) }
+}
+
+/// Streams `bytes` (a multiple of 64) from `from` to `to`, a line boundary, a vector of `isa` at a time.
+///
+/// # Safety
+/// As [`stream_lines`], on a CPU that runs `isa`.
+#[inline(always)]
+unsafe fn stream_vectors<I: Isa>(isa: I, to: *mut u8, from: *const u8, bytes: usize) {
     let mut k = 0;
     while k < bytes {
-        // SAFETY: the caller's contract; `to + k` is aligned to 32.
-        unsafe { avx2.stream(to.add(k), avx2.load(from.add(k))) };
-        k += 32;
+        // SAFETY: the caller's contract; `to + k` is aligned to the vector (a line holds a whole number of them).
+        unsafe { isa.stream(to.add(k), isa.load(from.add(k))) };
+        k += 16 * I::LANES;
     }
 }
 
