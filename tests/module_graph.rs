@@ -247,12 +247,11 @@ fn dependencies(files: &[File]) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> 
                 in_impl = false;
             } else if in_impl {
                 let t = line.trim_start();
-                if line.len() - t.len() == 4 {
-                    if let Some(pos) = t.find("fn ") {
-                        if let Some((name, _)) = ident_at(t.as_bytes(), pos + 3) {
-                            methods.insert(name, f.module.clone());
-                        }
-                    }
+                if line.len() - t.len() == 4
+                    && let Some(pos) = t.find("fn ")
+                    && let Some((name, _)) = ident_at(t.as_bytes(), pos + 3)
+                {
+                    methods.insert(name, f.module.clone());
                 }
             }
         }

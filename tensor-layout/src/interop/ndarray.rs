@@ -107,7 +107,7 @@ impl core::error::Error for DimensionsError {}
 /// Where the logical element 0 of a strided array lies in its memory-order slice: past the other end of every
 /// reversed axis.
 fn origin(shape: &[usize], strides: &[isize]) -> isize {
-    shape.iter().zip(strides).filter(|(&n, &s)| s < 0 && n > 1).map(|(&n, &s)| -s * (n as isize - 1)).sum()
+    shape.iter().zip(strides).filter(|&(&n, &s)| s < 0 && n > 1).map(|(&n, &s)| -s * (n as isize - 1)).sum()
 }
 
 /// The axis along which lanes are taken: the least-strided one longer than 1 (the last one if none is).

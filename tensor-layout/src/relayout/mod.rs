@@ -161,10 +161,10 @@ const fn fail(src: &ArrayShape, dst: &ArrayShape, m: Mismatch) -> ! {
 /// The compile-time check of two layouts; nothing to check unless both are static.
 #[track_caller]
 const fn static_check<Src: ViewLayout, Dst: ViewLayout>(packed: bool) {
-    if let (Some(src), Some(dst)) = (Src::STATIC, Dst::STATIC) {
-        if let Some(m) = mismatch(&src, &dst, packed) {
-            fail(&src, &dst, m)
-        }
+    if let (Some(src), Some(dst)) = (Src::STATIC, Dst::STATIC)
+        && let Some(m) = mismatch(&src, &dst, packed)
+    {
+        fail(&src, &dst, m)
     }
 }
 
