@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 seconds=${1:-20}
 seed=${FUZZ_SEED:+-seed=$FUZZ_SEED}
 cd "$here"
-sh ./seed.sh > /dev/null
+python3 ./seed.py > /dev/null
 # Every target built first, so that a failed build reads as one (a build killed by the machine, a linker's SIGBUS on
 # a full disk say, is tried once more) and never as a crash of a regression input.
 cargo +nightly fuzz build > smoke-build.log 2>&1 || cargo +nightly fuzz build > smoke-build.log 2>&1 ||
