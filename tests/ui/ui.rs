@@ -10,19 +10,19 @@
 #[test]
 fn checked() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("tests/ui/parse/*.rs");
-    t.compile_fail("tests/ui/validate/*.rs");
-    t.compile_fail("tests/ui/mixed/*.rs");
-    t.compile_fail("tests/ui/const/*.rs");
-    t.compile_fail("tests/ui/broadcast/*.rs");
-    t.compile_fail("tests/ui/cute/*.rs");
-    t.compile_fail("tests/ui/sealed/*.rs");
+    t.compile_fail("parse/*.rs");
+    t.compile_fail("validate/*.rs");
+    t.compile_fail("mixed/*.rs");
+    t.compile_fail("const/*.rs");
+    t.compile_fail("broadcast/*.rs");
+    t.compile_fail("cute/*.rs");
+    t.compile_fail("sealed/*.rs");
 }
 
 #[test]
 fn built() {
     let t = trybuild::TestCases::new();
-    t.compile_fail("tests/ui/build/*.rs");
-    t.pass("tests/ui/pass/*.rs");
-    t.pass("tests/ui/cute/pass/*.rs");
+    t.compile_fail("build/*.rs");
+    t.pass("pass/*.rs");
+    t.pass("cute/pass/*.rs");
 }
