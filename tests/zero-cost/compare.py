@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Builds tests/zero-cost in release mode, emits assembly, and checks that every `static_X` function compiles to
-the same instructions as its `literal_X` twin (labels normalized), or that LLVM merged the two. Exit 1 otherwise."""
+the same instructions as its `literal_X` twin (labels normalized), or that LLVM merged the two; and that no SIMD
+intrinsic of the relayout kernels (`relayout_kernels`) is left out of line. Exit 1 otherwise."""
 import glob, os, re, subprocess, sys
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -41,4 +42,15 @@ for p in pairs:
         print(f"{p}: DIFFERENT\n--- {s}\n" + "\n".join(bs or ["(missing)"]) + f"\n--- {l}\n" + "\n".join(bl or ["(missing)"]))
 if not pairs:
     print("no function pairs found"); failed = True
+
+# The SIMD intrinsics (`core::arch`, mangled `core_arch`) must all be inlined into the relayout kernels: one left
+# out of line is a kernel compiled without its instruction set (see `relayout_kernels` in src/lib.rs).
+if not re.search(r"^relayout_kernels:", asm, re.M):
+    print("relayout_kernels: missing"); failed = True
+outlined = sorted(set(re.findall(r"^(\S*core_arch\S*):", asm, re.M)))
+if outlined:
+    failed = True
+    print(f"relayout kernels: {len(outlined)} SIMD intrinsics compiled out of line, e.g.\n  " + "\n  ".join(outlined[:8]))
+else:
+    print("relayout kernels: every SIMD intrinsic inlined")
 sys.exit(1 if failed else 0)

@@ -205,3 +205,26 @@ pub fn literal_cute_tile_write(tile: &mut [f32], k: f32) {
         }
     }
 }
+
+type BytesRows = layout!(u8[256,320]);
+type BytesCols = layout!(u8[256,320]{0,1});
+type WordsRows = layout!(f32[64,96]);
+type WordsCols = layout!(f32[64,96]{0,1:T(8,128)});
+
+/// Relayouts whose kernels are the SIMD transposes of every unit width (one element type instantiates all of
+/// them): compare.py checks that no SIMD intrinsic is left out of line anywhere in this crate. An intrinsic is
+/// inlined only into code compiled for its instruction set; a kernel body that LLVM does not inline into the
+/// `#[target_feature]` function dispatching to it (a closure grown past the inliner's threshold, say) calls every
+/// shuffle as a function, and ran byte transposes at a tenth of their speed.
+#[no_mangle]
+pub fn relayout_kernels(a: &[u8], b: &mut [u8], c: &[f32], d: &mut [f32]) -> bool {
+    let bytes = match (View::new(BytesRows::default(), a), ViewMut::new(BytesCols::default(), b)) {
+        (Ok(from), Ok(mut to)) => tensor_layout::relayout(&from, &mut to).is_ok(),
+        _ => false,
+    };
+    let words = match (View::new(WordsRows::default(), c), ViewMut::new(WordsCols::default(), d)) {
+        (Ok(from), Ok(mut to)) => tensor_layout::relayout(&from, &mut to).is_ok(),
+        _ => false,
+    };
+    bytes && words
+}

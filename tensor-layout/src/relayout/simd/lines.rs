@@ -51,7 +51,11 @@ pub(super) fn span<const W: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -
 /// As the tiles of the parent module with AVX2's blocks ([`super::tiles::tiles`] with `full`): the source rows
 /// and units within the caller's block, `W` of 4 or 8, the CPU running AVX2 (the token), `fj` a multiple of
 /// `32 / W` and of `L`; `(start, end)` from [`span`] for this block; the scratch tile holds at least 4 KiB.
-#[inline(always)]
+///
+/// Compiled for AVX2 on its own, not inlined into [`super::plan`]: `plan` is also built for SSE2 alone, where an
+/// inlined copy (never run there, but compiled) would call AVX2's intrinsics as functions
+/// (tests/zero-cost/compare.py checks that none is).
+#[target_feature(enable = "avx2")]
 pub(super) unsafe fn bands<const W: usize, const L: usize>(avx2: Avx2, b: &Block, start: usize, end: usize, fj: usize) {
     let band = 64 / W;
     let (ei, ej) = block_shape::<Avx2, W, L>(true);

@@ -400,23 +400,32 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         // units it does not speed up, and SSE2 alone is rare); the rows before and after them, and blocks that do
         // not stream, go through the scratch tile. The rows before the first band are a multiple of `L` (the
         // destination is aligned to its elements and 16 bytes), not always of AVX2's blocks: SSE2 blocks there.
+        // The closure inlined whatever its size: it runs the tiles on `isa`, whose intrinsics are inlined only into
+        // code compiled for it (`plan_avx2`'s, once the closure is inlined); left a function of its own, every shuffle
+        // is a call (byte transposes ran at a tenth of their speed; tests/zero-cost/compare.py checks).
         // SAFETY: a part of the caller's block (every repetition, in chunks of whole register blocks).
-        by_chunks(b, fi, tile_rows(W, ei, fi, fj, b.scratch), |_, r, lo, hi| unsafe {
-            let (start, end) = match full {
-                Some(avx2) if W == 4 || W == 8 => match lines::span::<W>(r, lo, hi, fj) {
-                    Some((start, end)) => {
-                        lines::bands::<W, L>(avx2, r, start, end, fj);
-                        (start, end)
-                    }
-                    None => (hi, hi),
-                },
-                _ => (hi, hi),
-            };
-            for (from, to) in [(lo, start), (end, hi)] {
-                let whole = full.filter(|_| (to - from).is_multiple_of(32 / W));
-                tiles::<I, W, L>(isa, whole, r, from, to, fj);
-            }
-        });
+        by_chunks(
+            b,
+            fi,
+            tile_rows(W, ei, fi, fj, b.scratch),
+            #[inline(always)]
+            |_, r, lo, hi| unsafe {
+                let (start, end) = match full {
+                    Some(avx2) if W == 4 || W == 8 => match lines::span::<W>(r, lo, hi, fj) {
+                        Some((start, end)) => {
+                            lines::bands::<W, L>(avx2, r, start, end, fj);
+                            (start, end)
+                        }
+                        None => (hi, hi),
+                    },
+                    _ => (hi, hi),
+                };
+                for (from, to) in [(lo, start), (end, hi)] {
+                    let whole = full.filter(|_| (to - from).is_multiple_of(32 / W));
+                    tiles::<I, W, L>(isa, whole, r, from, to, fj);
+                }
+            },
+        );
         (fi, fj)
     } else if b.inner > 1 {
         // Only the tiles transpose blocks inside units.
