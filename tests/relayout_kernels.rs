@@ -223,6 +223,14 @@ fn static_and_runtime_layouts_write_the_same_bytes() {
     same::<layout!(u8[130,200]), layout!(u8[130,200]{0,1}), u8>();
     same::<layout!(u8[70,270]), layout!(u8[70,270]{1,0:T(32,128)(4,1)}), u8>();
     same::<layout!(bf16[19,260]{1,0:T(16,128)(2,1)}), layout!(bf16[19,260]), u16>();
+    // Two static layouts' loop nests are worked out at compile time: also when one has no digit plan (tables,
+    // element by element), when the two sides' digits do not nest, and for empty arrays and single elements.
+    same::<layout!(f32[8,12]), layout!(f32[8,12]{1,0:T(8,6)(3,4)}), f32>();
+    same::<layout!(f32[11,10]{1,0:T(*,3)}), layout!(f32[11,10]), f32>();
+    same::<layout!(f32[12,12]{1,0:T(4,4)}), layout!(f32[12,12]{0,1:T(3,3)}), f32>();
+    same::<layout!(f32[2,7,8,11,10]), layout!(f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,5)}), f32>();
+    same::<layout!(f32[0,5]), layout!(f32[0,5]{0,1}), f32>();
+    same::<layout!(f32[1,1]{0,1:T(8,128)}), layout!(f32[1,1]), f32>();
 }
 
 fn tpu_pair() -> impl Strategy<Value = (Vec<usize>, String, String)> {

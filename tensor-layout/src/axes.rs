@@ -28,24 +28,104 @@ pub(crate) enum Side<'a> {
 }
 
 impl Side<'_> {
-    /// Calls `f` with every digit boundary of dimension `d` on this side.
-    fn boundaries(&self, d: usize, mut f: impl FnMut(usize)) {
+    /// Adds every digit boundary of dimension `d` on this side to the boundaries `cut`; `false` when they are more
+    /// than [`MAX_DIGITS`].
+    const fn boundaries(&self, d: usize, cut: &mut Cut) -> bool {
         if let Side::Digits(p) = self {
-            for t in p.terms().iter().filter(|t| t.dim as usize == d) {
-                f(t.low);
-                if let Some(h) = t.high {
-                    f(h);
+            let terms = p.terms();
+            let mut t = 0;
+            while t < terms.len() {
+                let term = &terms[t];
+                if term.dim as usize == d {
+                    if !cut.add(term.low) {
+                        return false;
+                    }
+                    if let Some(h) = term.high
+                        && !cut.add(h)
+                    {
+                        return false;
+                    }
+                }
+                t += 1;
+            }
+        }
+        true
+    }
+
+    /// The offset that index `e` of dimension `d` contributes, `None` past `isize`.
+    const fn offset(&self, d: usize, e: usize) -> Option<isize> {
+        match self {
+            Side::Digits(p) => {
+                let v = p.dimension_offset(d, e);
+                if v > isize::MAX as usize {
+                    None
+                } else {
+                    Some(v as isize)
+                }
+            }
+            Side::Strided(s) => {
+                let stride = if d < s.len() { s[d] } else { 0 };
+                if e > isize::MAX as usize {
+                    None
+                } else {
+                    stride.checked_mul(e as isize)
                 }
             }
         }
     }
+}
 
-    /// The offset that index `e` of dimension `d` contributes, `None` past `isize`.
-    fn offset(&self, d: usize, e: usize) -> Option<isize> {
-        match self {
-            Side::Digits(p) => isize::try_from(p.dimension_offset(d, e)).ok(),
-            Side::Strided(s) => s.get(d).copied().unwrap_or(0).checked_mul(isize::try_from(e).ok()?),
+/// The boundaries of one dimension's digits, gathered from both sides: `bound[..n]`, 1 first.
+struct Cut {
+    bound: [usize; MAX_DIGITS],
+    n: usize,
+    size: usize,
+}
+
+impl Cut {
+    /// Adds boundary `v` (those at or past the size cut nothing: every index lies below them); `false` when
+    /// there is no room.
+    const fn add(&mut self, v: usize) -> bool {
+        if v <= 1 || v >= self.size {
+            return true;
         }
+        let mut i = 0;
+        while i < self.n {
+            if self.bound[i] == v {
+                return true;
+            }
+            i += 1;
+        }
+        if self.n == MAX_DIGITS {
+            return false;
+        }
+        self.bound[self.n] = v;
+        self.n += 1;
+        true
+    }
+
+    /// Sorts the boundaries (insertion sort: at most [`MAX_DIGITS`]); `false` when one does not divide the next
+    /// (the digits do not nest).
+    const fn sort_nested(&mut self) -> bool {
+        let mut i = 1;
+        while i < self.n {
+            let v = self.bound[i];
+            let mut k = i;
+            while k > 0 && self.bound[k - 1] > v {
+                self.bound[k] = self.bound[k - 1];
+                k -= 1;
+            }
+            self.bound[k] = v;
+            i += 1;
+        }
+        let mut j = 1;
+        while j < self.n {
+            if !self.bound[j].is_multiple_of(self.bound[j - 1]) {
+                return false;
+            }
+            j += 1;
+        }
+        true
     }
 }
 
@@ -70,38 +150,21 @@ pub(crate) struct Axis {
 impl Axis {
     /// Dimension `d`, of size `size`, cut into the digits common to `src` and `dst`; `None` when their
     /// boundaries do not nest or offsets pass `isize`.
-    pub(crate) fn new(d: usize, size: usize, src: Side<'_>, dst: Side<'_>) -> Option<Axis> {
-        let mut bound = [1usize; MAX_DIGITS];
-        let mut n = 1;
-        let mut ok = true;
-        let mut add = |v: usize| {
-            // Boundaries at or past the size cut nothing: every index lies below them.
-            if v <= 1 || v >= size || bound[..n].contains(&v) {
-                return;
-            }
-            if n == MAX_DIGITS {
-                ok = false;
-                return;
-            }
-            bound[n] = v;
-            n += 1;
-        };
-        src.boundaries(d, &mut add);
-        dst.boundaries(d, &mut add);
-        if !ok {
-            return None;
-        }
-        let cut = &mut bound[..n];
-        cut.sort_unstable();
-        if cut.windows(2).any(|w| w[1] % w[0] != 0) {
+    pub(crate) const fn new(d: usize, size: usize, src: Side<'_>, dst: Side<'_>) -> Option<Axis> {
+        let mut cut = Cut { bound: [1; MAX_DIGITS], n: 1, size };
+        if !src.boundaries(d, &mut cut) || !dst.boundaries(d, &mut cut) || !cut.sort_nested() {
             return None;
         }
         let mut axis = EMPTY_AXIS;
-        axis.digits = n;
-        axis.bound[..n].copy_from_slice(cut);
-        for j in 0..n {
-            axis.src[j] = src.offset(d, axis.bound[j])?;
-            axis.dst[j] = dst.offset(d, axis.bound[j])?;
+        axis.digits = cut.n;
+        axis.bound = cut.bound;
+        let mut j = 0;
+        while j < cut.n {
+            match (src.offset(d, cut.bound[j]), dst.offset(d, cut.bound[j])) {
+                (Some(a), Some(b)) => (axis.src[j], axis.dst[j]) = (a, b),
+                _ => return None,
+            }
+            j += 1;
         }
         Some(axis)
     }
@@ -202,14 +265,19 @@ const EMPTY_AXIS: Axis = Axis { digits: 0, bound: [1; MAX_DIGITS], src: [0; MAX_
 impl Axes {
     /// The common digits of `src` and `dst` over dimensions of sizes `dims`; `None` when some dimension's
     /// boundaries do not nest or offsets pass `isize`.
-    pub(crate) fn new(dims: &[usize], src: Side<'_>, dst: Side<'_>) -> Option<Axes> {
+    pub(crate) const fn new(dims: &[usize], src: Side<'_>, dst: Side<'_>) -> Option<Axes> {
         let rank = dims.len();
         if rank > MAX_RANK {
             return None;
         }
         let mut axes = Axes { rank, axes: [EMPTY_AXIS; MAX_RANK] };
-        for (d, axis) in axes.axes[..rank].iter_mut().enumerate() {
-            *axis = Axis::new(d, dims[d], src, dst)?;
+        let mut d = 0;
+        while d < rank {
+            match Axis::new(d, dims[d], src, dst) {
+                Some(axis) => axes.axes[d] = axis,
+                None => return None,
+            }
+            d += 1;
         }
         Some(axes)
     }

@@ -6,9 +6,10 @@
 //! the same words. [`relayout_packed`] does the same for packed (`E(n)`) views.
 //!
 //! How: both layouts' offsets are sums of digits of the logical indices (`tensor-layout-core`'s
-//! [`DigitPlan`](crate::digits::DigitPlan)); cut at the boundaries of both, every dimension becomes a few digits
+//! [`DigitPlan`]); cut at the boundaries of both, every dimension becomes a few digits
 //! with a constant stride on each side, and the relayout a few loop nests of constant strides, whatever the
-//! tiling, static or runtime, partial tiles and `*` included. The innermost loops of each nest run a kernel
+//! tiling, static or runtime, partial tiles and `*` included (between two static layouts the digits and loop
+//! nests are constants, worked out at compile time: small relayouts do not pay for them on every call). The innermost loops of each nest run a kernel
 //! chosen from the strides alone: block copies where both sides are contiguous (row-major to `T(8,128)` for
 //! 32-bit types), in-register SIMD transposes where they are contiguous along different digits (transposes,
 //! permutations, transposed tiles, the 2x2 and 4x4 blocks between layouts packed along different dimensions),
@@ -35,8 +36,9 @@
 
 use core::fmt;
 
+use tensor_layout_core::digits::DigitPlan;
 use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
-use tensor_layout_core::ArrayShape;
+use tensor_layout_core::{ArrayShape, MAX_RANK};
 
 use crate::view::{PackedView, PackedViewMut, Scalar, View, ViewLayout, ViewMut};
 use crate::{DynLayout, Offsets};
@@ -264,10 +266,91 @@ pub fn relayout<Src: ViewLayout, Dst: ViewLayout, E: Scalar>(
     Ok(())
 }
 
-/// The loop nests of a relayout between two layouts, if their digits nest.
-fn plan<Ls: ViewLayout, Ld: ViewLayout>(src: &Ls, dst: &Ld) -> Option<Axes> {
-    let (a, b) = (src.shape().digit_plan()?, dst.shape().digit_plan()?);
-    Axes::new(dst.dims(), Side::Digits(&a), Side::Digits(&b))
+/// The loop nests of a relayout between two layouts, if their digits nest: worked out at compile time for two
+/// static layouts (a relayout of small static arrays spent half its time working them out on every call), now
+/// for others.
+fn plan<Ls: ViewLayout, Ld: ViewLayout>(src: &Ls, dst: &Ld) -> Option<Planned> {
+    if let Some(axes) = Pair::<Ls, Ld>::AXES {
+        return axes.as_ref().map(Planned::Static);
+    }
+    let (a, b);
+    let a = match Digits::<Ls>::STATIC {
+        Some(plan) => plan.as_ref()?,
+        None => {
+            a = src.shape().digit_plan()?;
+            &a
+        }
+    };
+    let b = match Digits::<Ld>::STATIC {
+        Some(plan) => plan.as_ref()?,
+        None => {
+            b = dst.shape().digit_plan()?;
+            &b
+        }
+    };
+    Axes::new(dst.dims(), Side::Digits(a), Side::Digits(b)).map(Planned::Runtime)
+}
+
+/// The loop nests of a relayout, from [`plan`].
+#[allow(clippy::large_enum_variant)] // on the stack of one call, as the `Option<Axes>` it replaced; no allocator to box it
+enum Planned {
+    /// Two static layouts': a constant.
+    Static(&'static Axes),
+    /// Worked out for this call.
+    Runtime(Axes),
+}
+
+impl core::ops::Deref for Planned {
+    type Target = Axes;
+    fn deref(&self) -> &Axes {
+        match self {
+            Planned::Static(axes) => axes,
+            Planned::Runtime(axes) => axes,
+        }
+    }
+}
+
+/// The digit plan of a layout type.
+struct Digits<L>(core::marker::PhantomData<L>);
+
+impl<L: ViewLayout> Digits<L> {
+    /// A static layout's digit plan, worked out once at compile time (`Some(None)` when it has none); `None` for
+    /// a runtime layout.
+    const STATIC: Option<&'static Option<DigitPlan>> = match L::STATIC {
+        Some(shape) => Some(&shape.digit_plan()),
+        None => None,
+    };
+}
+
+/// A pair of layout types, source and destination.
+struct Pair<Ls, Ld>(core::marker::PhantomData<(Ls, Ld)>);
+
+impl<Ls: ViewLayout, Ld: ViewLayout> Pair<Ls, Ld> {
+    /// Two static layouts' loop nests, worked out once at compile time (`Some(None)` when their digits do not
+    /// nest); `None` unless both are static.
+    const AXES: Option<&'static Option<Axes>> = match (Digits::<Ls>::STATIC, Digits::<Ld>::STATIC, Ld::STATIC) {
+        (Some(Some(a)), Some(Some(b)), Some(shape)) => Some(&static_axes(&shape, a, b)),
+        (Some(_), Some(_), _) => Some(&None),
+        _ => None,
+    };
+}
+
+/// The loop nests of a relayout into a static layout of shape `dst`, from both digit plans.
+const fn static_axes(dst: &ArrayShape, a: &DigitPlan, b: &DigitPlan) -> Option<Axes> {
+    let mut dims = [0usize; MAX_RANK];
+    let rank = dst.rank();
+    let mut d = 0;
+    while d < rank && d < MAX_RANK {
+        dims[d] = match dst.dim_size(d) {
+            Ok(v) => v,
+            Err(_) => return None,
+        };
+        d += 1;
+    }
+    if rank > MAX_RANK {
+        return None;
+    }
+    Axes::new(dims.split_at(rank).0, Side::Digits(a), Side::Digits(b))
 }
 
 /// Element by element, both offsets advancing incrementally in logical order.
