@@ -4,7 +4,8 @@
 //! block copies, transposes of 1- to 16-byte units (SSE2, AVX2 where the CPU has it), interleaves of row pairs,
 //! quads and eights, deinterleaves, transposed sub-tile packing, retiling, N-d permutations, `*` merges, tables
 //! and the element-by-element fallback; misaligned slices; sizes 0 and 1; static, runtime and parallel paths;
-//! destinations above the streaming threshold. Then random TPU-like layout pairs (proptest).
+//! destinations above the streaming threshold; prepared relayouts (`relayout::Prepared`) run twice. Then random
+//! TPU-like layout pairs (proptest).
 //!
 //! The widest register blocks (issue 23: AVX-512, 64 bytes of each source row: 64 byte columns, 32 bf16, 16 f32)
 //! run where the CPU has them; the sizes below reach them, the narrower blocks past them and the portable edges.
@@ -24,13 +25,23 @@ use common::{all_indices, dims_of};
 use layouts::{join, layout_strategy, tpu_layout_strategy};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
-use relayout_check::{check, first_difference, pattern};
+use relayout_check::{check, check_prepared, first_difference, pattern};
 use tensor_layout::view::{Geometry, Scalar, View, ViewMut};
 use tensor_layout::{layout, relayout, relayout_threads, ArrayShape, DynLayout};
 
 /// Both directions, element type chosen by the width.
 fn both(a: &str, b: &str) {
     let bits = DynLayout::parse(a).unwrap().element_bits();
+    // Prepared relayouts, run twice, at skew 0.
+    for (x, y) in [(a, b), (b, a)] {
+        match bits {
+            8 => check_prepared::<u8>(x, y),
+            16 => check_prepared::<u16>(x, y),
+            32 => check_prepared::<u32>(x, y),
+            64 => check_prepared::<u64>(x, y),
+            _ => check_prepared::<[f64; 2]>(x, y),
+        }
+    }
     for skew in [0, 1, 3] {
         for (x, y) in [(a, b), (b, a)] {
             match bits {

@@ -14,7 +14,8 @@
 //!   partitions).
 //! - [`view`]: views of storage slices in a layout: checked and compile-time element access, tiled iteration
 //!   with contiguous runs, packed sub-byte and 32-bit word access, element-wise operations with broadcasting.
-//! - [`relayout()`]: moving an array between two layouts at memory speed; [`relayout_parallel`] on every core.
+//! - [`relayout()`]: moving an array between two layouts at memory speed; [`relayout_parallel`] on every core;
+//!   [`relayout::Prepared`] for many arrays of the same runtime layouts.
 //! - [`interop`]: relayout from and into `ndarray` arrays, views over byte buffers (`bytemuck`).
 //! - The model and the rules themselves are re-exported from `tensor-layout-core`.
 //!

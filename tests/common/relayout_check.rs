@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use crate::common::{all_indices, dims_of};
+use tensor_layout::relayout::Prepared;
 use tensor_layout::view::{Geometry, Scalar, View, ViewMut};
 use tensor_layout::{relayout, relayout_threads, ArrayShape, DynLayout};
 
@@ -57,6 +58,24 @@ pub fn check_runs<E: Scalar + Send + Sync>(a: &str, b: &str, runs: &[(usize, usi
         assert!(got == want, "{a} -> {b} (skew {skew}, {threads} threads): {}", first_difference(&got, &want));
         let outside = buf[..skew].iter().chain(&buf[skew + n..]);
         assert!(outside.into_iter().all(|x| x.to_scalar_bits() == guard.to_scalar_bits()), "{a} -> {b}: wrote outside");
+    }
+}
+
+/// A [`Prepared`] relayout from `a` to `b` run on two different sources into the same destination (runtime
+/// layouts), each result checked against the reference.
+pub fn check_prepared<E: Scalar>(a: &str, b: &str) {
+    let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
+    let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());
+    let prepared = Prepared::new(&ga, &gb).unwrap();
+    let mut dst = vec![E::from_scalar_bits(0x33); gb.storage_elements()];
+    for round in 0..2 {
+        // Another source each round: the pattern shifted by 7 slots.
+        let from = pattern(ga.storage_elements() + 7 * round, E::BITS as u32).split_off(7 * round);
+        let src: Vec<E> = from.iter().map(|&v| E::from_scalar_bits(v)).collect();
+        prepared.run(&View::new(&ga, &src[..]).unwrap(), &mut ViewMut::new(&gb, &mut dst[..]).unwrap()).unwrap();
+        let got: Vec<u128> = dst.iter().map(|x| x.to_scalar_bits()).collect();
+        let want = reference(la.shape(), lb.shape(), &from);
+        assert!(got == want, "{a} -> {b} (prepared, run {round}): {}", first_difference(&got, &want));
     }
 }
 

@@ -9,7 +9,8 @@
 //! [`DigitPlan`]); cut at the boundaries of both, every dimension becomes a few digits
 //! with a constant stride on each side, and the relayout a few loop nests of constant strides, whatever the
 //! tiling, static or runtime, partial tiles and `*` included (between two static layouts the digits and loop
-//! nests are constants, worked out at compile time: small relayouts do not pay for them on every call). The innermost loops of each nest run a kernel
+//! nests are constants, worked out at compile time: small relayouts do not pay for them on every call; between
+//! runtime layouts, [`Prepared`] works them out once for any number of calls). The innermost loops of each nest run a kernel
 //! chosen from the strides alone: block copies where both sides are contiguous (row-major to `T(8,128)` for
 //! 32-bit types), in-register SIMD transposes where they are contiguous along different digits (transposes,
 //! permutations, transposed tiles, the 2x2 and 4x4 blocks between layouts packed along different dimensions),
@@ -48,6 +49,7 @@ mod kernels;
 mod nest;
 #[cfg(feature = "std")]
 mod parallel;
+mod prepared;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 mod staging;
@@ -59,6 +61,7 @@ pub(crate) use io::{Io, Region};
 pub(crate) use kernels::{finish, stream_worthwhile};
 #[cfg(feature = "std")]
 pub use parallel::{relayout_parallel, relayout_threads};
+pub use prepared::Prepared;
 pub(crate) use staging::execute;
 
 /// What differs between the layouts of a relayout.
@@ -76,6 +79,8 @@ pub enum Mismatch {
     ElementTypes,
     /// The storage bits per element (`E(n)`) differ.
     ElementBits,
+    /// A view's layout is not the one a [`Prepared`] relayout was prepared for.
+    NotPrepared,
 }
 
 impl Mismatch {
@@ -84,6 +89,7 @@ impl Mismatch {
             Mismatch::Dimensions => "the dimensions differ",
             Mismatch::ElementTypes => "the element types differ",
             Mismatch::ElementBits => "the storage bits per element differ",
+            Mismatch::NotPrepared => "the views' layouts are not the prepared ones",
         }
     }
 }
@@ -174,12 +180,19 @@ const fn static_check<Src: ViewLayout, Dst: ViewLayout>(packed: bool) {
 fn runtime_check<Src: ViewLayout, Dst: ViewLayout>(src: &Src, dst: &Dst, packed: bool) -> Result<(), RelayoutError> {
     match mismatch(src.shape(), dst.shape(), packed) {
         None => Ok(()),
-        Some(mismatch) => Err(RelayoutError {
-            mismatch,
-            src: DynLayout::new(*src.shape()).unwrap_or_else(|_| unreachable_layout()),
-            dst: DynLayout::new(*dst.shape()).unwrap_or_else(|_| unreachable_layout()),
-        }),
+        Some(m) => Err(error(src, dst, m)),
     }
+}
+
+/// The error of a relayout from `src` into `dst`.
+#[allow(clippy::result_large_err)]
+fn error<Src: ViewLayout, Dst: ViewLayout>(src: &Src, dst: &Dst, mismatch: Mismatch) -> RelayoutError {
+    RelayoutError { mismatch, src: named(src), dst: named(dst) }
+}
+
+/// A view's layout as a [`DynLayout`] (which prints as its literal).
+fn named<L: ViewLayout>(layout: &L) -> DynLayout {
+    DynLayout::new(*layout.shape()).unwrap_or_else(|_| unreachable_layout())
 }
 
 #[cold]
@@ -244,13 +257,26 @@ pub fn relayout<Src: ViewLayout, Dst: ViewLayout, E: Scalar>(
 ) -> Result<(), RelayoutError> {
     const { static_check::<Src, Dst>(false) };
     runtime_check(&src.layout, &dst.layout, false)?;
+    let (ls, ld) = (src.layout, dst.layout);
+    run(src, dst, || plan(&ls, &ld));
+    Ok(())
+}
+
+/// The relayout of two views whose layouts match, through the loop nests from `nests` (asked for only when the
+/// relayout is more than one block copy): execute them, or without them go tile by tile through tables of
+/// offsets, else element by element.
+fn run<Src: ViewLayout, Dst: ViewLayout, E: Scalar, A: core::ops::Deref<Target = Axes>>(
+    src: &View<'_, Src, E>,
+    dst: &mut ViewMut<'_, Dst, E>,
+    nests: impl FnOnce() -> Option<A>,
+) {
     let stream = kernels::stream_worthwhile(core::mem::size_of_val(dst.data));
     let (ls, ld) = (src.layout, dst.layout);
     if ls.shape() == ld.shape() && ld.storage_elements() == ld.element_count() {
         kernels::copy(dst.data, src.data, stream);
     } else {
         crate::view::fill_padding_before_writing(dst);
-        match plan(&ls, &ld) {
+        match nests() {
             Some(axes) => {
                 let mut io = Io { src: src.data, src_base: 0, dst: &mut *dst.data, dst_base: 0, stream };
                 execute(&axes, &Region::whole(ld.dims()), &mut io);
@@ -263,7 +289,6 @@ pub fn relayout<Src: ViewLayout, Dst: ViewLayout, E: Scalar>(
         }
     }
     kernels::finish(stream);
-    Ok(())
 }
 
 /// The loop nests of a relayout between two layouts, if their digits nest: worked out at compile time for two
