@@ -10,7 +10,7 @@
 //! - at least `l` units each way: tiles of 512 bytes along each destination row (more when the source rows are
 //!   short: as long as the scratch allows), transposed in register blocks into the scratch tile (a quarter of
 //!   the second-level cache, at most 256 KiB: 128 KiB ran transposes at 0.8 of the speed of 256 KiB on an AMD
-//!   EPYC with 1 MiB of L2), which is then written out destination row by destination row. A register block is
+//!   EPYC with 1 MiB of L2; 32 KiB for blocks of at most 32 KiB, see [`SMALL`]), which is then written out destination row by destination row. A register block is
 //!   `l` rows of a vector each, whose every 16-byte lane runs the SSE2 transpose (`log2(l)` unpack stages) of its
 //!   `l x l` units: `l x 2l` units with AVX2, so that 1- and 2-byte units take half of SSE2's shuffles (one
 //!   shuffle port bounds them on Intel cores; AVX-512's `l x 4l` blocks, stored a lane at a time, ran no faster
@@ -199,10 +199,6 @@ impl Walk {
 /// Repetitions of a transpose at most this many bytes apart in the source run chunk by chunk (see [`by_chunks`]).
 const CLOSE_REPS: usize = 4096;
 
-/// The scratch tile: written by the register blocks before it is read ([`Caches::scratch`] bytes of it used).
-#[repr(C, align(64))]
-struct Scratch([u8; SCRATCH_MAX]);
-
 /// Units per destination row of a tile (the destination run written at once) for `w`-byte units: 512 bytes,
 /// which leaves a 256 KiB scratch room for source runs of 512 units (1 KiB for 2-byte units). (64 bytes under
 /// Miri, whose cases are small, so that they cross tiles as the large ones do: tests/miri.rs.)
@@ -248,9 +244,6 @@ pub(super) fn transpose<E: Scalar>(
         return (0, 0);
     }
     let caches = Caches::get();
-    // Never moved (a move would copy 256 KiB): the kernels write it through `tile` before reading.
-    let mut scratch = MaybeUninit::<Scratch>::uninit();
-    let tile = scratch.as_mut_ptr() as *mut u8;
     // In bounds: `a` and `b` are the first slots of blocks checked above (`reach` proves them non-negative).
     let ps = (src.as_ptr() as *const u8).wrapping_offset(a * e);
     let pd = (dst.as_mut_ptr() as *mut u8).wrapping_offset(b * e);
@@ -264,7 +257,7 @@ pub(super) fn transpose<E: Scalar>(
         reps,
         inner: tr.inner,
         stream,
-        tile,
+        tile: core::ptr::null_mut(),
         scratch: caches.scratch(),
         prefetch: caches.prefetch(),
         band: caches.band_rows(w),
@@ -273,15 +266,68 @@ pub(super) fn transpose<E: Scalar>(
     // bytes `k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
     // `k * reps.dst + dst_row(j) + i * w .. + w` from `pd`, for `k < reps.n`, `i < ni`, `j < nj`. The kernels
     // touch only such bytes (each `w`-byte unit whole, `w` a multiple of the element size), and the scratch
-    // tile, `SCRATCH_MAX` bytes aligned to 64 (`scratch` of them used).
+    // tile that `small` or `large` gives them.
+    unsafe {
+        if ni * nj * w <= SMALL {
+            small(at, w)
+        } else {
+            large(at, w)
+        }
+    }
+}
+
+/// The scratch tile of blocks of at most this many bytes: a 32 KiB tile (the size the kernels are tested with for
+/// a 128 KiB L2) is all they use, and the stack below the full tile is not touched (the stack probes of a 256 KiB
+/// frame took an eighth of the time of an 8 KiB relayout).
+const SMALL: usize = if cfg!(miri) { SCRATCH_MAX } else { 32 << 10 };
+
+/// A scratch tile of `N` bytes: written by the register blocks before it is read ([`Caches::scratch`] bytes of
+/// it used, at most `N`).
+#[repr(C, align(64))]
+struct Scratch<const N: usize>([u8; N]);
+
+/// [`kernels`] with a scratch tile of [`SMALL`] bytes.
+///
+/// # Safety
+/// As [`kernels`], but for the scratch tile (`at.tile` is replaced).
+#[inline(never)]
+unsafe fn small(mut at: Block, w: usize) -> (usize, usize) {
+    // Never moved: the kernels write it through `tile` before reading.
+    let mut scratch = MaybeUninit::<Scratch<SMALL>>::uninit();
+    at.tile = scratch.as_mut_ptr() as *mut u8;
+    at.scratch = at.scratch.min(SMALL);
+    // SAFETY: the caller's contract; the tile holds `SMALL >= at.scratch` bytes aligned to 64.
+    unsafe { kernels(&at, w) }
+}
+
+/// [`kernels`] with a scratch tile of [`SCRATCH_MAX`] bytes.
+///
+/// # Safety
+/// As [`small`].
+#[inline(never)]
+unsafe fn large(mut at: Block, w: usize) -> (usize, usize) {
+    // Never moved (a move would copy 256 KiB): the kernels write it through `tile` before reading.
+    let mut scratch = MaybeUninit::<Scratch<SCRATCH_MAX>>::uninit();
+    at.tile = scratch.as_mut_ptr() as *mut u8;
+    // SAFETY: the caller's contract; the tile holds `SCRATCH_MAX >= at.scratch` bytes aligned to 64.
+    unsafe { kernels(&at, w) }
+}
+
+/// The kernels of `w`-byte units over block `at`.
+///
+/// # Safety
+/// As [`plan`], for units of `w` bytes.
+#[inline(never)]
+unsafe fn kernels(at: &Block, w: usize) -> (usize, usize) {
+    // SAFETY: the caller's contract.
     unsafe {
         match w {
-            1 => dispatch::<1, 16>(&at),
-            2 => dispatch::<2, 8>(&at),
-            4 => dispatch::<4, 4>(&at),
-            8 => dispatch::<8, 2>(&at),
-            16 => plan::<Sse2, 16, 1>(Sse2, None, &at),
-            32 => plan::<Sse2, 32, 1>(Sse2, None, &at),
+            1 => dispatch::<1, 16>(at),
+            2 => dispatch::<2, 8>(at),
+            4 => dispatch::<4, 4>(at),
+            8 => dispatch::<8, 2>(at),
+            16 => plan::<Sse2, 16, 1>(Sse2, None, at),
+            32 => plan::<Sse2, 32, 1>(Sse2, None, at),
             _ => (0, 0),
         }
     }
@@ -384,7 +430,7 @@ unsafe fn plan_avx2<const W: usize, const L: usize>(isa: Avx2, b: &Block) -> (us
 /// # Safety
 /// Every unit `(i, j)`, `i < ni`, `j < nj`, of every repetition `k < reps.n` lies at
 /// `ps + k * reps.src + g.src_row(i) + j * W` (readable) and `pd + k * reps.dst + g.dst_row(j) + i * W`
-/// (writable); `tile` holds `SCRATCH_MAX` writable bytes aligned to 64, of which `scratch` are used.
+/// (writable); `tile` holds `scratch` writable bytes aligned to 64 (at least 8 KiB).
 #[inline(always)]
 unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2>, b: &Block) -> (usize, usize) {
     let (ni, nj) = (b.ni, b.nj);
