@@ -6,12 +6,12 @@
 //! the same words. [`relayout_packed`] does the same for packed (`E(n)`) views.
 //!
 //! How: both layouts' offsets are sums of digits of the logical indices (`tensor-layout-core`'s
-//! [`DigitPlan`]); cut at the boundaries of both, every dimension becomes a few digits
-//! with a constant stride on each side, and the relayout a few loop nests of constant strides, whatever the
-//! tiling, static or runtime, partial tiles and `*` included (between two static layouts the digits and loop
-//! nests are constants, worked out at compile time: small relayouts do not pay for them on every call; between
-//! runtime layouts, [`Prepared`] works them out once for any number of calls). The innermost loops of each nest run a kernel
-//! chosen from the strides alone: block copies where both sides are contiguous (row-major to `T(8,128)` for
+//! [`DigitPlan`]); cut at the boundaries of both, every dimension becomes a few digits with a constant stride on
+//! each side, and the relayout a few loop nests of constant strides, whatever the tiling, static or runtime,
+//! partial tiles and `*` included (between two static layouts the digits and loop nests are constants, worked
+//! out at compile time: small relayouts do not pay for them on every call; between runtime layouts, [`Prepared`]
+//! works them out once for any number of calls). The innermost loops of each nest run a kernel chosen from the
+//! strides alone: block copies where both sides are contiguous (row-major to `T(8,128)` for
 //! 32-bit types), in-register SIMD transposes where they are contiguous along different digits (transposes,
 //! permutations, transposed tiles, the 2x2 and 4x4 blocks between layouts packed along different dimensions),
 //! interleaves and deinterleaves for narrow ones (the pairs of `(8,128)(2,1)`, the quads of `(4,1)`). SSE2 on every x86-64, AVX2 when the CPU has it; portable loops elsewhere. Large
@@ -185,7 +185,6 @@ fn runtime_check<Src: ViewLayout, Dst: ViewLayout>(src: &Src, dst: &Dst, packed:
 }
 
 /// The error of a relayout from `src` into `dst`.
-#[allow(clippy::result_large_err)]
 fn error<Src: ViewLayout, Dst: ViewLayout>(src: &Src, dst: &Dst, mismatch: Mismatch) -> RelayoutError {
     RelayoutError { mismatch, src: named(src), dst: named(dst) }
 }
