@@ -142,6 +142,14 @@ fn merged_dimensions_tables_and_the_general_path() {
     both("f32[8,8]", "f32[8,8]{1,0:T(2,2)(4,4,4)}");
 }
 
+/// Layouts with many digits a dimension (tiles of tiles of tiles) or many in all (nine dimensions, tiled): the
+/// loop nests' arrays at their full size, past the small ones most relayouts take.
+#[test]
+fn many_digits() {
+    both("f32[64,64]", "f32[64,64]{0,1:T(32,32)(16,16)(8,8)(4,4)}");
+    both("f32[3,3,3,3,3,3,3,3,3]", "f32[3,3,3,3,3,3,3,3,3]{0,1,2,3,4,5,6,7,8:T(2,2,2,2,2,2,2,2,2)}");
+}
+
 #[test]
 fn sizes_zero_and_one() {
     both("f32[0,300]", "f32[0,300]{0,1:T(8,128)}");

@@ -209,8 +209,9 @@ impl Axis {
         (s, t)
     }
 
-    /// Splits the index range `lo..hi` into pieces; see [`Piece`].
-    pub(crate) fn pieces(&self, lo: usize, hi: usize, out: &mut [Piece; MAX_PIECES]) -> usize {
+    /// Splits the index range `lo..hi` into pieces (at most two per digit, into `out`, which holds at least that
+    /// many); see [`Piece`].
+    pub(crate) fn pieces(&self, lo: usize, hi: usize, out: &mut [Piece]) -> usize {
         let b = &self.bound;
         let mut n = 0;
         let mut x = lo;
