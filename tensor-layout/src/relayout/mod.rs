@@ -39,7 +39,7 @@ use core::fmt;
 
 use tensor_layout_core::digits::DigitPlan;
 use tensor_layout_core::print::{write_array, TextBuf, MAX_TEXT};
-use tensor_layout_core::{ArrayShape, MAX_RANK};
+use tensor_layout_core::ArrayShape;
 
 use crate::view::{PackedView, PackedViewMut, Scalar, View, ViewLayout, ViewMut};
 use crate::{DynLayout, Offsets};
@@ -361,20 +361,11 @@ impl<Ls: ViewLayout, Ld: ViewLayout> Pair<Ls, Ld> {
 
 /// The loop nests of a relayout into a static layout of shape `dst`, from both digit plans.
 const fn static_axes(dst: &ArrayShape, a: &DigitPlan, b: &DigitPlan) -> Option<Axes> {
-    let mut dims = [0usize; MAX_RANK];
-    let rank = dst.rank();
-    let mut d = 0;
-    while d < rank && d < MAX_RANK {
-        dims[d] = match dst.dim_size(d) {
-            Ok(v) => v,
-            Err(_) => return None,
-        };
-        d += 1;
+    // A static layout has no dynamic dimension to bind: its sizes as written.
+    match dst.bound_dims(&[]) {
+        Ok((dims, rank)) => Axes::new(dims.split_at(rank).0, Side::Digits(a), Side::Digits(b)),
+        Err(_) => None,
     }
-    if rank > MAX_RANK {
-        return None;
-    }
-    Axes::new(dims.split_at(rank).0, Side::Digits(a), Side::Digits(b))
 }
 
 /// Element by element, both offsets advancing incrementally in logical order.
