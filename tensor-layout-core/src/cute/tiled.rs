@@ -77,7 +77,7 @@ impl Layout {
     /// rank are dropped (as in C++; pycute keeps them).
     ///
     /// Errors where C++ CuTe's `static_assert`s refuse (stride and shape divisibility), and where C++'s answer
-    /// breaks the definition ([`CuteError::CppWrong`](crate::cute::CuteError::CppWrong), with C++'s answer and a
+    /// breaks the definition ([`CuteError::CppWrong`], with C++'s answer and a
     /// counterexample); see [the module documentation](crate::cute).
     ///
     /// ```

@@ -76,7 +76,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
 
 /// Validates a parsed array (spec §3): XLA's rules in XLA's order, then our stricter ones (`*` on the most minor
 /// tile entry, memory space range, capacity and 64-bit size limits). The first failure is returned; use
-/// [`validation_errors`] to see all independent ones.
+/// [`check_rule`] to see all independent ones.
 pub(crate) const fn validate<const R: usize, const T: usize, const E: usize, const S: usize>(
     p: &ParsedArray<R, T, E, S>,
 ) -> Result<(), ValidationError> {

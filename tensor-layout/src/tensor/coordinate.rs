@@ -1,7 +1,7 @@
 //! Coordinates of tensors: a `usize` (a 1-D index, colexicographic over the modes it indexes) or a tuple of
 //! coordinates, one per mode (`(row, col)`, `(i, (j, k))`), CuTe's `crd2idx` convention. The nesting of a
 //! coordinate type is a constant, so a static layout turns each coordinate type into its own straight-line
-//! offset arithmetic ([`Terms`](crate::cute::Terms)) at compile time.
+//! offset arithmetic ([`Terms`](tensor_layout_core::cute::Terms)) at compile time.
 //!
 //! ```
 //! use tensor_layout::cute::{ConstLayout, Coordinate, TensorLayout};

@@ -57,7 +57,7 @@ impl<L: ConstLayout> ConstTiler for L {
 }
 
 /// Declares a [`ConstLayout`] type: `cute_layout!(pub Tv = "(32,4):(1,32)");`, or with a `const` expression of
-/// type [`Layout`](crate::cute::Layout) (`cute_layout!(A = cute::composition(&X, &Y));`).
+/// type [`Layout`] (`cute_layout!(A = cute::composition(&X, &Y));`).
 ///
 /// The layout is evaluated where the macro is written, so an invalid layout or an inadmissible operation is a
 /// compile error on that line, in `cargo check` too. The type is zero-sized, `Copy`, `Default` and `Debug`.

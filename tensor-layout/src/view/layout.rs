@@ -52,7 +52,7 @@ pub(crate) mod sealed {
 /// assert_eq!(first(&View::new(&g, &data).unwrap()), 1.0);
 /// ```
 pub trait ViewLayout: sealed::Sealed {
-    /// The Rust type of the layout's elements ([`AnyWidth`](super::AnyWidth) for a runtime layout): a view takes a slice of a
+    /// The Rust type of the layout's elements ([`AnyWidth`] for a runtime layout): a view takes a slice of a
     /// type of the same width ([`SameWidth`](super::SameWidth)), so for a static or bound mixed layout a slice of the wrong width
     /// does not compile, in `cargo check` too. A runtime layout checks the width when the view is made.
     ///

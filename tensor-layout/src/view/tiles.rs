@@ -1,5 +1,5 @@
 //! Tiled iteration: first-level tiles as sub-views, and the contiguous runs inside them as slices. The geometry
-//! (tile boxes, storage blocks, run lengths) comes from `tensor-layout-core`'s [`TileGrid`]; offsets inside a
+//! (tile boxes, storage blocks, run lengths) comes from `tensor-layout-core`'s [`TileGrid`](crate::TileGrid); offsets inside a
 //! tile from the layout's [`OffsetPlan`](crate::OffsetPlan). For a static layout every extent and stride is a
 //! constant.
 
