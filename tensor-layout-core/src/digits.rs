@@ -39,6 +39,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+use crate::list::prefix;
 use crate::shape::{ArrayShape, MAX_RANK};
 use crate::tile::{TileDim, TileLevel, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
 use crate::tiling::arithmetic_size;
@@ -510,7 +511,7 @@ impl DigitPlan {
     /// ```
     #[inline]
     pub const fn terms(&self) -> &[DigitTerm] {
-        self.terms.split_at(self.count as usize).0
+        prefix(&self.terms, self.count as usize)
     }
 
     /// The part of the offset that the index `e` of dimension `d` contributes.

@@ -345,7 +345,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> XlaLayout<R
     /// ```
     #[inline]
     pub const fn tiles(&self) -> &[TileLevel<E>] {
-        self.tiles.split_at(self.tile_count as usize).0
+        prefix(&self.tiles, self.tile_count as usize)
     }
 
     /// `L(n)`: the element count is rounded up to a multiple of n (1 when absent).

@@ -320,24 +320,24 @@ impl Parts {
         let mut t = 0;
         while t < MAX_TILES && self.tiles[t][0] != ABSENT {
             let level = &self.tiles[t];
-            let mut tile = TileLevel::EMPTY;
+            let mut entries = [TileDim::Combine; MAX_TILE_RANK];
             let n = len_i64(level);
             let mut e = 0;
             while e < n {
-                let entry = if level[e] == COMBINE {
+                entries[e] = if level[e] == COMBINE {
                     TileDim::Combine
                 } else if level[e] < 0 {
                     return Err(PartsError::Malformed { list: "tiles" });
                 } else {
                     TileDim::Size(level[e] as u64)
                 };
-                // A non-negative `i64` always fits; more than a tile holds is malformed.
-                if !tile.push(entry) {
-                    return Err(PartsError::Malformed { list: "tiles" });
-                }
                 e += 1;
             }
-            p.layout.push_tile(tile);
+            // A non-negative `i64` always fits; more than a tile holds is malformed.
+            match TileLevel::from_entries(prefix(&entries, n)) {
+                Some(tile) => p.layout.push_tile(tile),
+                None => return Err(PartsError::Malformed { list: "tiles" }),
+            };
             t += 1;
         }
         while t < MAX_TILES {

@@ -95,6 +95,24 @@ const COMBINE: u64 = 1 << 63;
 /// No entry: the tile has fewer entries than its capacity.
 const ABSENT: u64 = u64::MAX;
 
+/// The entry [`TileLevel::entries`] holds as `raw`; `None` past the last one.
+const fn decode(raw: u64) -> Option<TileDim> {
+    match raw {
+        ABSENT => None,
+        COMBINE => Some(TileDim::Combine),
+        s => Some(TileDim::Size(s)),
+    }
+}
+
+/// An entry as [`TileLevel::entries`] holds it; `None` for a size above `i64::MAX`.
+const fn encode(d: TileDim) -> Option<u64> {
+    match d {
+        TileDim::Size(s) if s <= i64::MAX as u64 => Some(s),
+        TileDim::Size(_) => None,
+        TileDim::Combine => Some(COMBINE),
+    }
+}
+
 impl TileLevel {
     /// A tile with these entries; `None` when there are more than [`MAX_TILE_RANK`] or a size does not fit XLA's
     /// `int64` (above `i64::MAX`).
@@ -114,12 +132,18 @@ impl<const E: usize> TileLevel<E> {
 
     /// A tile of this capacity with these entries; `None` past the capacity or for a size above `i64::MAX`.
     pub(crate) const fn from_entries(dims: &[TileDim]) -> Option<TileLevel<E>> {
+        if dims.len() > E {
+            return None;
+        }
+        // Entry by entry rather than through `push`, which finds the length again each time: static layout types
+        // build their tiles in rustc's const evaluator, where every call and loop step counts.
         let mut t = TileLevel::EMPTY;
         let mut i = 0;
         while i < dims.len() {
-            if !t.push(dims[i]) {
-                return None;
-            }
+            t.entries[i] = match encode(dims[i]) {
+                Some(v) => v,
+                None => return None,
+            };
             i += 1;
         }
         Some(t)
@@ -128,10 +152,8 @@ impl<const E: usize> TileLevel<E> {
     /// Appends an entry; `false` past the capacity or for a size above `i64::MAX`.
     pub(crate) const fn push(&mut self, d: TileDim) -> bool {
         let n = self.len();
-        let v = match d {
-            TileDim::Size(s) if s <= i64::MAX as u64 => s,
-            TileDim::Size(_) => return false,
-            TileDim::Combine => COMBINE,
+        let Some(v) = encode(d) else {
+            return false;
         };
         if n == E {
             return false;
@@ -178,11 +200,7 @@ impl<const E: usize> TileLevel<E> {
         if k >= E {
             return None;
         }
-        match self.entries[k] {
-            ABSENT => None,
-            COMBINE => Some(TileDim::Combine),
-            s => Some(TileDim::Size(s)),
-        }
+        decode(self.entries[k])
     }
 
     /// Entry `k`, which must exist (`TileDim::Size(0)` past the last one).
@@ -204,9 +222,13 @@ impl<const E: usize> TileLevel<E> {
     /// ```
     pub const fn dims(&self) -> TileDims<E> {
         let mut out = TileDims { len: 0, dims: [TileDim::Size(0); E] };
-        let n = self.len();
-        while (out.len as usize) < n {
-            out.dims[out.len as usize] = self.entry(out.len as usize);
+        // One pass, one call an entry: validation and the walks of every static layout type run this in rustc's
+        // const evaluator.
+        while (out.len as usize) < E {
+            match decode(self.entries[out.len as usize]) {
+                Some(d) => out.dims[out.len as usize] = d,
+                None => break,
+            }
             out.len += 1;
         }
         out
@@ -307,7 +329,7 @@ impl<const E: usize> TileDims<E> {
     /// assert_eq!(N, 2);
     /// ```
     pub const fn as_slice(&self) -> &[TileDim] {
-        self.dims.split_at(self.len as usize).0
+        prefix(&self.dims, self.len as usize)
     }
 }
 

@@ -1,6 +1,7 @@
 //! Broadcast dimensions: which dimension of the larger operand each dimension of the smaller one matches.
 
 use crate::dim::MAX_RANK;
+use crate::list::prefix;
 
 /// Broadcast dimensions: which dimension of the larger operand (or of the output) each dimension of the smaller
 /// operand matches. Fixed capacity [`MAX_RANK`].
@@ -52,6 +53,6 @@ impl DimList {
     /// assert!(DimList::EMPTY.as_slice().is_empty());
     /// ```
     pub const fn as_slice(&self) -> &[i64] {
-        self.values.split_at(self.len as usize).0
+        prefix(&self.values, self.len as usize)
     }
 }

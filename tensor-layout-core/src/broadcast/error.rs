@@ -2,6 +2,7 @@
 
 use super::dims::DimList;
 use crate::dtype::ElementType;
+use crate::list::prefix;
 use crate::message::count as count_of;
 use crate::print::{write_type_and_dims, TextBuf};
 use crate::shape::{Dim, ParsedArray, MAX_RANK};
@@ -132,7 +133,7 @@ impl Operand {
     /// assert_eq!(o.dims(), &[Dim::Static(4)]);
     /// ```
     pub const fn dims(&self) -> &[Dim] {
-        self.dims.split_at(self.rank as usize).0
+        prefix(&self.dims, self.rank as usize)
     }
 }
 

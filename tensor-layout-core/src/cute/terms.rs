@@ -23,6 +23,7 @@ use super::limits::MAX_LEAVES;
 use super::modes::Modes;
 use super::tuple::IntTuple;
 use crate::flat::FlatTerm;
+use crate::list::prefix;
 
 /// A term that adds nothing (an extent-1 or stride-0 mode is dropped; this fills the unused entries).
 const NONE: FlatTerm = FlatTerm { div: 1, modulus: 0, stride: 0, pow2: true, shift: 0, mask: usize::MAX };
@@ -106,7 +107,7 @@ impl Terms {
     /// ```
     #[inline(always)]
     pub const fn bounds(&self) -> &[usize] {
-        self.bound.split_at(self.slots as usize).0
+        prefix(&self.bound, self.slots as usize)
     }
 
     /// Whether every slot of `coord` is below its bound (and there is one value per slot).

@@ -4,6 +4,7 @@
 //! structural equality.
 
 use super::limits::{Limit, MAX_DEPTH, MAX_LEAVES, MAX_TUPLES};
+use crate::list::prefix;
 use crate::print::TextBuf;
 
 /// Tokens: at most one per integer plus two per tuple.
@@ -50,7 +51,7 @@ impl<const V: usize> Tree<V> {
     /// The leaf values, in order (colexicographic order of a layout's modes).
     #[inline]
     pub(crate) const fn leaves(&self) -> &[[usize; V]] {
-        self.leaf.split_at(self.nleaf as usize).0
+        prefix(&self.leaf, self.nleaf as usize)
     }
 
     /// The token at `t`.

@@ -7,6 +7,7 @@
 //! first-level tiles (as `(8,128)(2,1)` does); otherwise the first-level tiles are not contiguous and
 //! [`ArrayShape::tile_grid`](crate::ArrayShape::tile_grid) errors.
 
+use crate::list::prefix;
 use core::fmt;
 
 use crate::dim::MAX_RANK;
@@ -170,7 +171,7 @@ impl<const R: usize> TileGrid<R> {
     /// ```
     #[inline(always)]
     pub const fn tile_order(&self) -> &[u8] {
-        self.order.split_at(self.rank as usize).0
+        prefix(&self.order, self.rank as usize)
     }
 
     /// The number of the first-level tile containing a logical index (within the dimensions; an index outside

@@ -4,6 +4,7 @@
 //! [`IndexError::ExceedsUsize`].
 
 use crate::dim::{Dim, MAX_RANK};
+use crate::list::prefix;
 use crate::shape::ArrayShape;
 use crate::tiling::{self as walk, to_usize, IndexError};
 
@@ -51,7 +52,7 @@ impl Index {
     /// ```
     #[inline]
     pub const fn as_slice(&self) -> &[usize] {
-        self.values.split_at(self.len as usize).0
+        prefix(&self.values, self.len as usize)
     }
 }
 
@@ -123,7 +124,7 @@ impl Strides {
     /// ```
     #[inline]
     pub const fn as_slice(&self) -> &[usize] {
-        self.values.split_at(self.len as usize).0
+        prefix(&self.values, self.len as usize)
     }
 }
 

@@ -2,6 +2,7 @@
 //! reordering and each tiling step (`*` combination, repeated tiles, tiles longer than the shape, partial tiles).
 //! Every offset, size, plan and grid is computed from this walk; [`IndexError`] is the error of all of them.
 
+use crate::dim::Dim;
 use crate::list::prefix;
 use crate::shape::ArrayShape;
 use crate::tile::{PhysicalShape, TileDim, TileLevel, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
@@ -35,7 +36,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
     /// assert_eq!(s.physical_shape().unwrap().as_slice(), &[1, 8, 160, 128, 4, 128, 2, 1]);
     /// ```
     pub const fn physical_shape(&self) -> Result<PhysicalShape, IndexError> {
-        match walk(self, &[]) {
+        match shape_walk(self, self.layout().tiles().len()) {
             Ok(w) => Ok(w.shape),
             Err(e) => Err(e),
         }
@@ -52,7 +53,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
     /// assert_eq!(s.physical_shape_after(1).unwrap().as_slice(), &[2, 2, 2, 4]);
     /// ```
     pub const fn physical_shape_after(&self, levels: usize) -> Result<PhysicalShape, IndexError> {
-        match walk_levels(self, &[], levels) {
+        match shape_walk(self, levels) {
             Ok(w) => Ok(w.shape),
             Err(e) => Err(e),
         }
@@ -77,12 +78,15 @@ pub(crate) const fn model_size<const R: usize, const T: usize, const E: usize, c
     s: &ArrayShape<R, T, E, S>,
     d: usize,
 ) -> Result<u64, IndexError> {
-    if d >= s.rank() {
-        return Err(IndexError::DimensionOutOfRange { dimension: d as i64, rank: s.rank() });
+    // Fields and a `match` rather than `rank()` and `Dim::size`: every static layout type runs this in rustc's
+    // const evaluator, where each call costs as much as a dozen operations.
+    let rank = s.0.rank as usize;
+    if d >= rank {
+        return Err(IndexError::DimensionOutOfRange { dimension: d as i64, rank });
     }
-    match s.0.dims[d].size() {
-        Some(n) => Ok(n),
-        None => Err(IndexError::UnboundedDimension { dimension: d }),
+    match s.0.dims[d] {
+        Dim::Static(n) | Dim::Bounded(n) => Ok(n),
+        Dim::Unbounded => Err(IndexError::UnboundedDimension { dimension: d }),
     }
 }
 
@@ -95,6 +99,8 @@ pub(crate) struct Walk {
     pub(crate) owners: [u16; MAX_PHYSICAL_RANK],
     /// For each current dimension, how its index follows from one logical index ([`chain`] encoding).
     pub(crate) chains: [u64; MAX_PHYSICAL_RANK],
+    /// Whether the walk keeps `index`, `owners` and `chains` (a walk for the shape alone leaves them zero).
+    pub(crate) track: bool,
 }
 
 /// Chains: how a dimension's index follows from one logical index `e` through the tiling steps: bits 0-4 hold
@@ -158,6 +164,15 @@ pub(crate) const fn start<const R: usize, const T: usize, const E: usize, const 
     s: &ArrayShape<R, T, E, S>,
     index: &[usize],
 ) -> Result<Walk, IndexError> {
+    start_tracking(s, index, true)
+}
+
+/// [`start`], keeping the index, owners and chains or (`track` false) the shape alone.
+const fn start_tracking<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    index: &[usize],
+    track: bool,
+) -> Result<Walk, IndexError> {
     let n = s.rank();
     let m2m = s.layout().minor_to_major();
     let mut w = Walk {
@@ -165,6 +180,7 @@ pub(crate) const fn start<const R: usize, const T: usize, const E: usize, const 
         index: [0; MAX_PHYSICAL_RANK],
         owners: [0; MAX_PHYSICAL_RANK],
         chains: [0; MAX_PHYSICAL_RANK],
+        track,
     };
     let mut p = 0;
     while p < n {
@@ -173,11 +189,13 @@ pub(crate) const fn start<const R: usize, const T: usize, const E: usize, const 
             Ok(v) => v,
             Err(e) => return Err(e),
         };
-        if p < index.len() && logical < index.len() {
-            w.index[p] = index[logical] as u64;
+        if track {
+            if p < index.len() && logical < index.len() {
+                w.index[p] = index[logical] as u64;
+            }
+            w.owners[p] = 1 << logical;
+            w.chains[p] = chain::of(logical);
         }
-        w.owners[p] = 1 << logical;
-        w.chains[p] = chain::of(logical);
         p += 1;
     }
     w.shape.len = n as u8;
@@ -199,9 +217,11 @@ pub(crate) const fn apply_tile<const E: usize>(
         while i > 0 {
             i -= 1;
             w.shape.dims[i + ext] = w.shape.dims[i];
-            w.index[i + ext] = w.index[i];
-            w.owners[i + ext] = w.owners[i];
-            w.chains[i + ext] = w.chains[i];
+            if w.track {
+                w.index[i + ext] = w.index[i];
+                w.owners[i + ext] = w.owners[i];
+                w.chains[i + ext] = w.chains[i];
+            }
         }
         let mut j = 0;
         while j < ext {
@@ -237,16 +257,18 @@ pub(crate) const fn apply_tile<const E: usize>(
                 let Some(ns) = d.checked_mul(sizes[last]) else {
                     return Err(OVERFLOW);
                 };
-                let Some(ni) = e.checked_mul(sizes[last]) else {
-                    return Err(OVERFLOW);
-                };
-                let Some(ni) = ni.checked_add(idx[last]) else {
-                    return Err(OVERFLOW);
-                };
+                if w.track {
+                    let Some(ni) = e.checked_mul(sizes[last]) else {
+                        return Err(OVERFLOW);
+                    };
+                    let Some(ni) = ni.checked_add(idx[last]) else {
+                        return Err(OVERFLOW);
+                    };
+                    idx[last] = ni;
+                    own[last] |= w.owners[s + i];
+                    chains[last] = chain::merge(w.chains[s + i], chains[last]);
+                }
                 sizes[last] = ns;
-                idx[last] = ni;
-                own[last] |= w.owners[s + i];
-                chains[last] = chain::merge(w.chains[s + i], chains[last]);
             }
             TileDim::Size(t) => {
                 if t == 0 {
@@ -272,13 +294,15 @@ pub(crate) const fn apply_tile<const E: usize>(
         let src = kept - 1 - j;
         let t = tsz[src];
         w.shape.dims[s + j] = sizes[src].div_ceil(t);
-        w.index[s + j] = idx[src] / t;
         w.shape.dims[s + kept + j] = t;
-        w.index[s + kept + j] = idx[src] % t;
-        w.owners[s + j] = own[src];
-        w.owners[s + kept + j] = own[src];
-        w.chains[s + j] = chain::then(chains[src], level, chain::DIV, entry[src]);
-        w.chains[s + kept + j] = chain::then(chains[src], level, chain::MOD, entry[src]);
+        if w.track {
+            w.index[s + j] = idx[src] / t;
+            w.index[s + kept + j] = idx[src] % t;
+            w.owners[s + j] = own[src];
+            w.owners[s + kept + j] = own[src];
+            w.chains[s + j] = chain::then(chains[src], level, chain::DIV, entry[src]);
+            w.chains[s + kept + j] = chain::then(chains[src], level, chain::MOD, entry[src]);
+        }
         j += 1;
     }
     w.shape.len = new_len as u8;
@@ -299,12 +323,20 @@ pub(crate) const fn walk_levels<const R: usize, const T: usize, const E: usize, 
     index: &[usize],
     levels: usize,
 ) -> Result<Walk, IndexError> {
-    let mut w = match start(s, index) {
+    steps(start(s, index), s, levels)
+}
+
+/// The first `levels` tiling steps of the layout from the walk `start` returned.
+const fn steps<const R: usize, const T: usize, const E: usize, const S: usize>(
+    w: Result<Walk, IndexError>,
+    s: &ArrayShape<R, T, E, S>,
+    levels: usize,
+) -> Result<Walk, IndexError> {
+    let mut w = match w {
         Ok(w) => w,
         Err(e) => return Err(e),
     };
-    let tiles = s.layout().tiles();
-    let tiles = prefix(tiles, levels);
+    let tiles = prefix(s.layout().tiles(), levels);
     let mut level = 0;
     while level < tiles.len() {
         if let Err(e) = apply_tile(&mut w, &tiles[level], level) {
@@ -313,6 +345,16 @@ pub(crate) const fn walk_levels<const R: usize, const T: usize, const E: usize, 
         level += 1;
     }
     Ok(w)
+}
+
+/// The first `levels` tiling steps of the shape alone: what [`ArrayShape::physical_shape`] and every static
+/// layout type's storage size need, without the index, owners and chains of the other walks (a quarter of the cost
+/// in rustc's const evaluator).
+const fn shape_walk<const R: usize, const T: usize, const E: usize, const S: usize>(
+    s: &ArrayShape<R, T, E, S>,
+    levels: usize,
+) -> Result<Walk, IndexError> {
+    steps(start_tracking(s, &[], false), s, levels)
 }
 
 /// Row-major linear index of `index` in `shape`, checked.

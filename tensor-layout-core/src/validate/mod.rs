@@ -80,12 +80,8 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
 pub(crate) const fn validate<const R: usize, const T: usize, const E: usize, const S: usize>(
     p: &ParsedArray<R, T, E, S>,
 ) -> Result<(), ValidationError> {
-    let mut rule = 0;
-    while rule < RULES - 1 {
-        if let Err(e) = check_rule(p, rule) {
-            return Err(e);
-        }
-        rule += 1;
+    if let Err(e) = structure(p) {
+        return Err(e);
     }
     // The last rule without its guard: every structural rule holds here.
     match check_padding(p) {
@@ -119,114 +115,186 @@ pub const fn check_rule<const R: usize, const T: usize, const E: usize, const S:
     p: &ParsedArray<R, T, E, S>,
     rule: usize,
 ) -> Result<(), ValidationError> {
-    let l = &p.layout;
-    let rank = p.rank as usize;
     match rule {
-        0 => {
-            if !p.element_type.is_array() {
-                if rank != 0 {
-                    return Err(ValidationError::NonArrayWithDimensions { element_type: p.element_type });
-                }
-                if l.has_attributes() {
-                    return Err(ValidationError::NonArrayWithLayout { element_type: p.element_type });
-                }
-            }
-            Ok(())
-        }
-        1 => {
-            if l.m2m_len as usize != rank {
-                return Err(ValidationError::MinorToMajorLength { rank, entries: l.m2m_len as usize });
-            }
-            let mut seen = [false; MAX_RANK];
-            let mut i = 0;
-            while i < rank {
-                let v = l.minor_to_major[i];
-                if v < 0 || v >= rank as i64 {
-                    return Err(ValidationError::MinorToMajorOutOfBounds { position: i, value: v, rank });
-                }
-                if seen[v as usize] {
-                    return Err(ValidationError::MinorToMajorDuplicate { position: i, value: v });
-                }
-                seen[v as usize] = true;
-                i += 1;
-            }
-            Ok(())
-        }
-        2 => {
-            if l.tail_padding_alignment <= 0 {
-                return Err(ValidationError::TailAlignmentNotPositive { value: l.tail_padding_alignment });
-            }
-            Ok(())
-        }
-        3 => {
-            if let Some(t) = l.index_type {
-                return Err(ValidationError::SparseOnlyAttribute { attribute: "#", element_type: Some(t) });
-            }
-            if let Some(t) = l.pointer_type {
-                return Err(ValidationError::SparseOnlyAttribute { attribute: "*", element_type: Some(t) });
-            }
-            if l.has_physical_shape {
-                return Err(ValidationError::SparseOnlyAttribute { attribute: "P", element_type: None });
-            }
-            Ok(())
-        }
-        4 => {
-            let tiles = l.tiles();
-            let mut level = 0;
-            while level < tiles.len() {
-                let dims = tiles[level].dims();
-                let dims = dims.as_slice();
-                if dims.is_empty() {
-                    return Err(ValidationError::EmptyTile { level });
-                }
-                let mut k = 0;
-                while k < dims.len() {
-                    match dims[k] {
-                        TileDim::Size(0) => return Err(ValidationError::ZeroTileDimension { level, entry: k }),
-                        TileDim::Combine if k + 1 == dims.len() => {
-                            return Err(ValidationError::CombineOnMostMinor { level, entry: k })
-                        }
-                        _ => {}
-                    }
-                    k += 1;
-                }
-                level += 1;
-            }
-            Ok(())
-        }
-        5 => {
-            if l.element_size_bits < 0 {
-                return Err(ValidationError::NegativeElementSize { value: l.element_size_bits });
-            }
-            Ok(())
-        }
-        6 => {
-            if l.memory_space < i8::MIN as i64 || l.memory_space > i8::MAX as i64 {
-                return Err(ValidationError::MemorySpaceOutOfRange { value: l.memory_space });
-            }
-            // XLA prints `M(n)` only for n > 0, so a negative n would be lost silently: we reject it.
-            if l.dynamic_metadata_prefix_bytes < 0 {
-                return Err(ValidationError::NegativeMetadataSize { value: l.dynamic_metadata_prefix_bytes });
-            }
-            Ok(())
-        }
+        0 => check_element(p),
+        1 => check_minor_to_major(p),
+        2 => check_alignment(p),
+        3 => check_sparse(p),
+        4 => check_tiles(p),
+        5 => check_element_size(p),
+        6 => check_spaces(p),
         7 => check_splits(p),
         8 => {
             if let Err(e) = check_padding(p) {
                 return Err(e);
             }
             // Sizes are only meaningful once every structural rule holds.
-            let mut r = 0;
-            while r < 8 {
-                if check_rule(p, r).is_err() {
-                    return Ok(());
-                }
-                r += 1;
+            if structure(p).is_err() {
+                return Ok(());
             }
             check_sizes(p)
         }
         _ => Ok(()),
     }
+}
+
+/// Rules 0 to 7, the first failure.
+const fn structure<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
+    // Called one by one rather than through `check_rule`: every static layout type validates its shape in
+    // rustc's const evaluator, where a call costs as much as a dozen operations and a frame of `check_rule`'s
+    // size more.
+    if let Err(e) = check_element(p) {
+        return Err(e);
+    }
+    if let Err(e) = check_minor_to_major(p) {
+        return Err(e);
+    }
+    if let Err(e) = check_alignment(p) {
+        return Err(e);
+    }
+    if let Err(e) = check_sparse(p) {
+        return Err(e);
+    }
+    if let Err(e) = check_tiles(p) {
+        return Err(e);
+    }
+    if let Err(e) = check_element_size(p) {
+        return Err(e);
+    }
+    if let Err(e) = check_spaces(p) {
+        return Err(e);
+    }
+    if let Err(e) = check_splits(p) {
+        return Err(e);
+    }
+    Ok(())
+}
+
+/// Rule 0: an array element type, or no dimensions and no layout.
+const fn check_element<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
+    let l = &p.layout;
+    let rank = p.rank as usize;
+    if !p.element_type.is_array() {
+        if rank != 0 {
+            return Err(ValidationError::NonArrayWithDimensions { element_type: p.element_type });
+        }
+        if l.has_attributes() {
+            return Err(ValidationError::NonArrayWithLayout { element_type: p.element_type });
+        }
+    }
+    Ok(())
+}
+
+/// Rule 1: `minor_to_major` is a permutation of the dimensions.
+const fn check_minor_to_major<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
+    let l = &p.layout;
+    let rank = p.rank as usize;
+    if l.m2m_len as usize != rank {
+        return Err(ValidationError::MinorToMajorLength { rank, entries: l.m2m_len as usize });
+    }
+    let mut seen = [false; MAX_RANK];
+    let mut i = 0;
+    while i < rank {
+        let v = l.minor_to_major[i];
+        if v < 0 || v >= rank as i64 {
+            return Err(ValidationError::MinorToMajorOutOfBounds { position: i, value: v, rank });
+        }
+        if seen[v as usize] {
+            return Err(ValidationError::MinorToMajorDuplicate { position: i, value: v });
+        }
+        seen[v as usize] = true;
+        i += 1;
+    }
+    Ok(())
+}
+
+/// Rule 2: `L` is positive.
+const fn check_alignment<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
+    let l = &p.layout;
+    if l.tail_padding_alignment <= 0 {
+        return Err(ValidationError::TailAlignmentNotPositive { value: l.tail_padding_alignment });
+    }
+    Ok(())
+}
+
+/// Rule 3: no attribute that only sparse arrays take.
+const fn check_sparse<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
+    let l = &p.layout;
+    if let Some(t) = l.index_type {
+        return Err(ValidationError::SparseOnlyAttribute { attribute: "#", element_type: Some(t) });
+    }
+    if let Some(t) = l.pointer_type {
+        return Err(ValidationError::SparseOnlyAttribute { attribute: "*", element_type: Some(t) });
+    }
+    if l.has_physical_shape {
+        return Err(ValidationError::SparseOnlyAttribute { attribute: "P", element_type: None });
+    }
+    Ok(())
+}
+
+/// Rule 4: no empty tile, no zero entry, no `*` on the most minor entry.
+const fn check_tiles<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
+    let l = &p.layout;
+    let tiles = l.tiles();
+    let mut level = 0;
+    while level < tiles.len() {
+        let dims = tiles[level].dims();
+        let dims = dims.as_slice();
+        if dims.is_empty() {
+            return Err(ValidationError::EmptyTile { level });
+        }
+        let mut k = 0;
+        while k < dims.len() {
+            match dims[k] {
+                TileDim::Size(0) => return Err(ValidationError::ZeroTileDimension { level, entry: k }),
+                TileDim::Combine if k + 1 == dims.len() => {
+                    return Err(ValidationError::CombineOnMostMinor { level, entry: k })
+                }
+                _ => {}
+            }
+            k += 1;
+        }
+        level += 1;
+    }
+    Ok(())
+}
+
+/// Rule 5: `E` is not negative.
+const fn check_element_size<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
+    let l = &p.layout;
+    if l.element_size_bits < 0 {
+        return Err(ValidationError::NegativeElementSize { value: l.element_size_bits });
+    }
+    Ok(())
+}
+
+/// Rule 6: `S` fits a byte, `M` is not negative.
+const fn check_spaces<const R: usize, const T: usize, const E: usize, const S: usize>(
+    p: &ParsedArray<R, T, E, S>,
+) -> Result<(), ValidationError> {
+    let l = &p.layout;
+    if l.memory_space < i8::MIN as i64 || l.memory_space > i8::MAX as i64 {
+        return Err(ValidationError::MemorySpaceOutOfRange { value: l.memory_space });
+    }
+    // XLA prints `M(n)` only for n > 0, so a negative n would be lost silently: we reject it.
+    if l.dynamic_metadata_prefix_bytes < 0 {
+        return Err(ValidationError::NegativeMetadataSize { value: l.dynamic_metadata_prefix_bytes });
+    }
+    Ok(())
 }
 
 /// Padded dimensions: one per dimension, none smaller than its dimension.
