@@ -160,6 +160,7 @@ pub(crate) const fn arithmetic_size<const R: usize, const T: usize, const E: usi
 }
 
 /// Physical reordering (spec §4.1): sizes and index listed most major first.
+#[cfg(feature = "algebra")]
 pub(crate) const fn start<const R: usize, const T: usize, const E: usize, const S: usize>(
     s: &ArrayShape<R, T, E, S>,
     index: &[usize],
@@ -310,6 +311,7 @@ pub(crate) const fn apply_tile<const E: usize>(
 }
 
 /// Runs every tiling step of the layout.
+#[cfg(feature = "algebra")]
 pub(crate) const fn walk<const R: usize, const T: usize, const E: usize, const S: usize>(
     s: &ArrayShape<R, T, E, S>,
     index: &[usize],
@@ -318,6 +320,7 @@ pub(crate) const fn walk<const R: usize, const T: usize, const E: usize, const S
 }
 
 /// Runs the first `levels` tiling steps of the layout.
+#[cfg(feature = "algebra")]
 pub(crate) const fn walk_levels<const R: usize, const T: usize, const E: usize, const S: usize>(
     s: &ArrayShape<R, T, E, S>,
     index: &[usize],
