@@ -95,13 +95,15 @@ const COMBINE: u64 = 1 << 63;
 /// No entry: the tile has fewer entries than its capacity.
 const ABSENT: u64 = u64::MAX;
 
-/// The entry [`TileLevel::entries`] holds as `raw`; `None` past the last one.
-const fn decode(raw: u64) -> Option<TileDim> {
-    match raw {
-        ABSENT => None,
-        COMBINE => Some(TileDim::Combine),
-        s => Some(TileDim::Size(s)),
-    }
+/// What makes a tile invalid (spec §3): no entry, a zero size, or `*` on the most minor entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TileDefect {
+    /// `T()`.
+    Empty,
+    /// A zero size at `entry`.
+    Zero { entry: usize },
+    /// `*` as the last entry.
+    CombineOnMostMinor { entry: usize },
 }
 
 /// An entry as [`TileLevel::entries`] holds it; `None` for a size above `i64::MAX`.
@@ -135,8 +137,7 @@ impl<const E: usize> TileLevel<E> {
         if dims.len() > E {
             return None;
         }
-        // Entry by entry rather than through `push`, which finds the length again each time: static layout types
-        // build their tiles in rustc's const evaluator, where every call and loop step counts.
+        // Not through `push`, which finds the length again each time: layout types run this in rustc's evaluator.
         let mut t = TileLevel::EMPTY;
         let mut i = 0;
         while i < dims.len() {
@@ -200,7 +201,32 @@ impl<const E: usize> TileLevel<E> {
         if k >= E {
             return None;
         }
-        decode(self.entries[k])
+        match self.entries[k] {
+            ABSENT => None,
+            COMBINE => Some(TileDim::Combine),
+            s => Some(TileDim::Size(s)),
+        }
+    }
+
+    /// The first defect of the tile, entry by entry, most major first (validation's tile rule). On the entries
+    /// as stored: every static layout type validates its tiles in rustc's const evaluator.
+    pub(crate) const fn defect(&self) -> Option<TileDefect> {
+        if E == 0 || self.entries[0] == ABSENT {
+            return Some(TileDefect::Empty);
+        }
+        let mut k = 0;
+        while k < E {
+            match self.entries[k] {
+                ABSENT => return None,
+                0 => return Some(TileDefect::Zero { entry: k }),
+                COMBINE if k + 1 == E || self.entries[k + 1] == ABSENT => {
+                    return Some(TileDefect::CombineOnMostMinor { entry: k })
+                }
+                _ => {}
+            }
+            k += 1;
+        }
+        None
     }
 
     /// Entry `k`, which must exist (`TileDim::Size(0)` past the last one).
@@ -222,13 +248,9 @@ impl<const E: usize> TileLevel<E> {
     /// ```
     pub const fn dims(&self) -> TileDims<E> {
         let mut out = TileDims { len: 0, dims: [TileDim::Size(0); E] };
-        // One pass, one call an entry: validation and the walks of every static layout type run this in rustc's
-        // const evaluator.
-        while (out.len as usize) < E {
-            match decode(self.entries[out.len as usize]) {
-                Some(d) => out.dims[out.len as usize] = d,
-                None => break,
-            }
+        let n = self.len();
+        while (out.len as usize) < n {
+            out.dims[out.len as usize] = self.entry(out.len as usize);
             out.len += 1;
         }
         out

@@ -6,7 +6,7 @@ use crate::dim::{Dim, MAX_RANK};
 use crate::dtype::ElementType;
 use crate::layout::XlaLayout;
 use crate::shape::{ArrayShape, ParsedArray};
-use crate::tile::TileDim;
+use crate::tile::TileDefect;
 
 mod error;
 
@@ -246,25 +246,16 @@ const fn check_sparse<const R: usize, const T: usize, const E: usize, const S: u
 const fn check_tiles<const R: usize, const T: usize, const E: usize, const S: usize>(
     p: &ParsedArray<R, T, E, S>,
 ) -> Result<(), ValidationError> {
-    let l = &p.layout;
-    let tiles = l.tiles();
+    let tiles = p.layout.tiles();
     let mut level = 0;
     while level < tiles.len() {
-        let dims = tiles[level].dims();
-        let dims = dims.as_slice();
-        if dims.is_empty() {
-            return Err(ValidationError::EmptyTile { level });
-        }
-        let mut k = 0;
-        while k < dims.len() {
-            match dims[k] {
-                TileDim::Size(0) => return Err(ValidationError::ZeroTileDimension { level, entry: k }),
-                TileDim::Combine if k + 1 == dims.len() => {
-                    return Err(ValidationError::CombineOnMostMinor { level, entry: k })
-                }
-                _ => {}
+        match tiles[level].defect() {
+            Some(TileDefect::Empty) => return Err(ValidationError::EmptyTile { level }),
+            Some(TileDefect::Zero { entry }) => return Err(ValidationError::ZeroTileDimension { level, entry }),
+            Some(TileDefect::CombineOnMostMinor { entry }) => {
+                return Err(ValidationError::CombineOnMostMinor { level, entry })
             }
-            k += 1;
+            None => {}
         }
         level += 1;
     }
