@@ -319,22 +319,8 @@ impl Parts {
         }
         let mut t = 0;
         while t < MAX_TILES && self.tiles[t][0] != ABSENT {
-            let level = &self.tiles[t];
-            let mut entries = [TileDim::Combine; MAX_TILE_RANK];
-            let n = len_i64(level);
-            let mut e = 0;
-            while e < n {
-                entries[e] = if level[e] == COMBINE {
-                    TileDim::Combine
-                } else if level[e] < 0 {
-                    return Err(PartsError::Malformed { list: "tiles" });
-                } else {
-                    TileDim::Size(level[e] as u64)
-                };
-                e += 1;
-            }
-            // A non-negative `i64` always fits; more than a tile holds is malformed.
-            match TileLevel::from_entries(prefix(&entries, n)) {
+            // A non-negative `i64` always fits; another negative entry is malformed.
+            match TileLevel::from_list(&self.tiles[t], COMBINE, ABSENT) {
                 Some(tile) => p.layout.push_tile(tile),
                 None => return Err(PartsError::Malformed { list: "tiles" }),
             };
