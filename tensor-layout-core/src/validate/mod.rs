@@ -74,20 +74,24 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
     }
 }
 
+/// The first of these checks that fails (each `Result<(), ValidationError>`, run in order), else `Ok(())`.
+macro_rules! first_error {
+    ($($check:expr),* $(,)?) => {{
+        $(if let Err(e) = $check {
+            return Err(e);
+        })*
+        Ok(())
+    }};
+}
+
 /// Validates a parsed array (spec §3): XLA's rules in XLA's order, then our stricter ones (`*` on the most minor
 /// tile entry, memory space range, capacity and 64-bit size limits). The first failure is returned; use
 /// [`check_rule`] to see all independent ones.
 pub(crate) const fn validate<const R: usize, const T: usize, const E: usize, const S: usize>(
     p: &ParsedArray<R, T, E, S>,
 ) -> Result<(), ValidationError> {
-    if let Err(e) = structure(p) {
-        return Err(e);
-    }
-    // The last rule without its guard: every structural rule holds here.
-    match check_padding(p) {
-        Ok(()) => check_sizes(p),
-        Err(e) => Err(e),
-    }
+    // The last rule without its guard: every structural rule holds once `structure` passes.
+    first_error!(structure(p), check_padding(p), check_sizes(p))
 }
 
 /// The number of independent validation rules [`check_rule`] knows.
@@ -145,31 +149,16 @@ const fn structure<const R: usize, const T: usize, const E: usize, const S: usiz
     // Called one by one rather than through `check_rule`: every static layout type validates its shape in
     // rustc's const evaluator, where a call costs as much as a dozen operations and a frame of `check_rule`'s
     // size more.
-    if let Err(e) = check_element(p) {
-        return Err(e);
-    }
-    if let Err(e) = check_minor_to_major(p) {
-        return Err(e);
-    }
-    if let Err(e) = check_alignment(p) {
-        return Err(e);
-    }
-    if let Err(e) = check_sparse(p) {
-        return Err(e);
-    }
-    if let Err(e) = check_tiles(p) {
-        return Err(e);
-    }
-    if let Err(e) = check_element_size(p) {
-        return Err(e);
-    }
-    if let Err(e) = check_spaces(p) {
-        return Err(e);
-    }
-    if let Err(e) = check_splits(p) {
-        return Err(e);
-    }
-    Ok(())
+    first_error!(
+        check_element(p),
+        check_minor_to_major(p),
+        check_alignment(p),
+        check_sparse(p),
+        check_tiles(p),
+        check_element_size(p),
+        check_spaces(p),
+        check_splits(p),
+    )
 }
 
 /// Rule 0: an array element type, or no dimensions and no layout.
