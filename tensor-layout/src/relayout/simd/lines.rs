@@ -85,7 +85,7 @@ pub(super) unsafe fn bands<const W: usize, const L: usize>(avx2: Avx2, b: &Block
             let (n, rows_per, piece) = if whole { (ej, ei, ei * W) } else { (L, L, L * W) };
             let x = jb * W;
             if x.is_multiple_of(64) {
-                from.iter().take(band).for_each(|f| prefetch(f.wrapping_add(AHEAD)));
+                from.iter().take(band).for_each(|f| prefetch(f.wrapping_add(x + AHEAD)));
             }
             let mut s = 0;
             while s < band {
@@ -95,9 +95,9 @@ pub(super) unsafe fn bands<const W: usize, const L: usize>(avx2: Avx2, b: &Block
                 // <= 64`, within the scratch tile.
                 unsafe {
                     if whole {
-                        micro_avx::<W>(&from[s..], to, 64, b.inner)
+                        micro_avx::<W>(&from[s..], x, to, 64, b.inner)
                     } else {
-                        micro::<Sse2, W, L>(Sse2, &from[s..], to, 64, b.inner)
+                        micro::<Sse2, W, L>(Sse2, &from[s..], x, to, 64, b.inner)
                     }
                 }
                 s += rows_per;
@@ -112,7 +112,6 @@ pub(super) unsafe fn bands<const W: usize, const L: usize>(avx2: Avx2, b: &Block
                     q += 32;
                 }
             }
-            from.iter_mut().take(band).for_each(|f| *f = f.wrapping_add(n * W));
             jb += n;
         }
         i += band;

@@ -131,7 +131,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                 let x = (jb - jt) * W;
                 while ahead && line <= x + lead {
                     if line < run {
-                        from.iter().take(nb).for_each(|f| prefetch(f.wrapping_add(line - x)));
+                        from.iter().take(nb).for_each(|f| prefetch(f.wrapping_add(line)));
                     } else if line - run < run {
                         next.iter().take(pre).for_each(|n| prefetch(n.wrapping_add(line - run)));
                     }
@@ -143,22 +143,20 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                     // blocks match the caller's instruction set.
                     unsafe {
                         match full {
-                            Some(_) => micro_avx::<W>(&from[r..], to, pitch, b.inner),
-                            None if L == 1 => unit::<W>(from[r], to, b.inner),
-                            None => micro::<I, W, L>(isa, &from[r..], to, pitch, b.inner),
+                            Some(_) => micro_avx::<W>(&from[r..], x, to, pitch, b.inner),
+                            None if L == 1 => unit::<W>(from[r].wrapping_add(x), to, b.inner),
+                            None => micro::<I, W, L>(isa, &from[r..], x, to, pitch, b.inner),
                         }
                     }
                 }
-                from.iter_mut().take(nb).for_each(|f| *f = f.wrapping_add(ej * W));
                 jb += ej;
             }
             // The columns past the last whole block: SSE2 blocks of `L x L`, `L` rows at a time.
             while jb < je {
                 for r in (0..nb).step_by(L) {
                     // SAFETY: as above, `L` rows and `L` units within the tile.
-                    unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], to_at(jb, r), pitch, b.inner) };
+                    unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], (jb - jt) * W, to_at(jb, r), pitch, b.inner) };
                 }
-                from.iter_mut().take(nb).for_each(|f| *f = f.wrapping_add(L * W));
                 jb += L;
             }
             ib += nb;
