@@ -176,6 +176,15 @@ impl Walk {
         at
     }
 
+    /// Whether the `rows` rows from the current one follow one another `len` bytes apart (one run): rows `len`
+    /// apart within the first level, and the levels' groups following one another or not crossed. (`false` for
+    /// some runs that follow one another in other ways, a single row among them: the caller then merges row by
+    /// row.)
+    #[inline(always)]
+    fn follows(&self, rows: usize, len: usize) -> bool {
+        self.s0 == len as isize && (rows <= self.n - self.k || self.s1 == self.n as isize * self.s0)
+    }
+
     /// The current row's offset.
     #[inline(always)]
     fn peek(&self) -> isize {
