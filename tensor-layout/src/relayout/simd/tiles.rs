@@ -108,6 +108,12 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                 *f = b.ps.wrapping_offset(rows.next() + (jt * W) as isize);
             }
             let pre = if ahead { eb.min(te - ib - nb) } else { 0 };
+            // Rows shorter than a line that follow one another are one stream: its bytes the prefetch distance
+            // past the band's (unpacking `(32,128)(32,1)` into rows ran at 0.55-0.65 of `memcpy` so, 0.42-0.45
+            // left to the hardware prefetchers, on an AMD EPYC Zen 4; twice the distance, no faster).
+            if !ahead && b.g.si0 == run as isize {
+                super::prefetch_run(from[0].wrapping_add(b.prefetch), nb * run);
+            }
             for n in next.iter_mut().take(pre) {
                 *n = b.ps.wrapping_offset(later.next() + (jt * W) as isize);
             }
