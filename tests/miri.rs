@@ -237,6 +237,37 @@ fn line_transposes() {
     }
 }
 
+/// Transposes whose source rows start 16, 32 or 48 bytes past a 64-byte boundary (where `malloc` puts large
+/// blocks): the tiles run SSE2 blocks up to the first column whose 32-byte loads start on a 32-byte boundary
+/// (AVX2's blocks: `.ci/run` runs this test again built with AVX2), their own blocks from there.
+#[test]
+fn transposes_from_rows_off_their_vectors_boundaries() {
+    macro_rules! check {
+        ($t:ty, $e:literal, $rows:literal, $cols:literal) => {{
+            const N: usize = $rows * $cols;
+            #[repr(C, align(64))]
+            struct Aligned([$t; N + 64]);
+            let shape = concat!($e, "[", $rows, ",", $cols, "]");
+            let ga = Geometry::new(DynLayout::parse(shape).unwrap()).unwrap();
+            let gb = Geometry::new(DynLayout::parse(&format!("{shape}{{0,1}}")).unwrap()).unwrap();
+            let src = Aligned(core::array::from_fn(|k| (k as $t).wrapping_mul(37) ^ 0x5a));
+            for skew in [16, 32, 48] {
+                let from = skew / core::mem::size_of::<$t>();
+                let mut dst = vec![0 as $t; N];
+                let v = View::new(&ga, &src.0[from..from + N]).unwrap();
+                tensor_layout::relayout(&v, &mut ViewMut::new(&gb, &mut dst[..]).unwrap()).unwrap();
+                // A transpose: element `(i, j)` at `i * cols + j` in the source, `j * rows + i` in the destination.
+                for (i, j) in (0..$rows).flat_map(|i| (0..$cols).map(move |j| (i, j))) {
+                    assert_eq!(dst[j * $rows + i], src.0[from + i * $cols + j], "{shape} (skew {skew}) at {i}, {j}");
+                }
+            }
+        }};
+    }
+    check!(u8, "u8", 32, 96);
+    check!(u16, "u16", 16, 48);
+    check!(u32, "f32", 16, 24);
+}
+
 /// Streaming transposes into destination rows whose runs do not start on a line (160, 272 and 150 bytes apart): under
 /// Miri the tiles are 64 bytes of each destination row and the scratch 8 KiB, so that two or three tiles go down
 /// each strip of columns, carrying the partial line at the end of each run into the next.
