@@ -196,7 +196,12 @@ fn aligning<const W: usize, const L: usize>(b: &Block, row: *const u8, ej: usize
     let v = ej * W;
     let even = |s: isize| s.unsigned_abs().is_multiple_of(v);
     let skew = row as usize % v;
-    if L == 1 || !v.is_power_of_two() || !even(b.g.si0) || !(b.ni <= b.g.ni0 || even(b.g.si1)) || skew % 16 != 0 {
+    if L == 1
+        || !v.is_power_of_two()
+        || !even(b.g.si0)
+        || !(b.ni <= b.g.ni0 || even(b.g.si1))
+        || !skew.is_multiple_of(16)
+    {
         return 0;
     }
     ((v - skew) % v / W).min(cols)
