@@ -215,25 +215,27 @@ fn interleaves_and_deinterleaves() {
     round_trip::<u16>(&["bf16[2,8,16]", "bf16[2,8,16]{2,1,0:T(8,8)(2,1)}"]); // pairs, repeated blocks
 }
 
-/// Streaming transposes that complete a destination line at a time (`lines`): destination rows 128 bytes apart
-/// from 64-byte boundaries, skewed by 0 to 3 pieces of 16 bytes (the rows before the first band and after the
-/// last through the scratch tile), source rows on lines or 16 bytes off them (SSE2 blocks before the first
+/// Streaming transposes that complete destination lines a band at a time (`lines`): destination rows 384 bytes
+/// apart from 64-byte boundaries, skewed by 0 to 3 pieces of 16 bytes (the rows before the first band and after
+/// the last through the scratch tile), source rows on lines or 16 bytes off them (SSE2 blocks before the first
 /// aligned column).
 #[test]
 fn line_transposes() {
+    const N: usize = 96 * 32;
     #[repr(C, align(64))]
-    struct Lines([u32; 1024 + 64]);
-    let (a, b) = (DynLayout::parse("f32[32,32]").unwrap(), DynLayout::parse("f32[32,32]{0,1}").unwrap());
+    struct Lines([u32; N + 64]);
+    let (a, b) = (DynLayout::parse("f32[96,32]").unwrap(), DynLayout::parse("f32[96,32]{0,1}").unwrap());
     let (ga, gb) = (Geometry::new(a).unwrap(), Geometry::new(b).unwrap());
     let src = Lines(core::array::from_fn(|k| k as u32 ^ 0x5a5a));
     for (from, to) in [(0, 0), (0, 4), (4, 8), (0, 12)] {
-        let mut dst = Lines([0xeeee; 1024 + 64]);
-        let v = View::new(&ga, &src.0[from..from + 1024]).unwrap();
-        tensor_layout::relayout(&v, &mut ViewMut::new(&gb, &mut dst.0[to..to + 1024]).unwrap()).unwrap();
-        for (k, i) in all_indices(&[32, 32]).iter().enumerate() {
-            assert_eq!(dst.0[to + b.shape().offset(i).unwrap()], src.0[from + a.shape().offset(i).unwrap()], "{k}");
+        let mut dst = Lines([0xeeee; N + 64]);
+        let v = View::new(&ga, &src.0[from..from + N]).unwrap();
+        tensor_layout::relayout(&v, &mut ViewMut::new(&gb, &mut dst.0[to..to + N]).unwrap()).unwrap();
+        // A transpose: element `(i, j)` at `i * 32 + j` in the source, `j * 96 + i` in the destination.
+        for (i, j) in (0..96).flat_map(|i| (0..32).map(move |j| (i, j))) {
+            assert_eq!(dst.0[to + j * 96 + i], src.0[from + i * 32 + j], "({i}, {j}) from {from} to {to}");
         }
-        assert!(dst.0[..to].iter().chain(&dst.0[to + 1024..]).all(|&x| x == 0xeeee), "wrote outside");
+        assert!(dst.0[..to].iter().chain(&dst.0[to + N..]).all(|&x| x == 0xeeee), "wrote outside");
     }
 }
 

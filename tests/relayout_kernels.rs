@@ -167,6 +167,8 @@ fn sizes_zero_and_one() {
 fn large_relayouts_stream_exactly() {
     for (a, b) in [
         ("f32[1030,1100]", "f32[1030,1100]{0,1}"),
+        ("f32[2048,1152]", "f32[2048,1152]{0,1}"), // bands of two-line runs (`lines`)
+        ("f64[1024,1152]", "f64[1024,1152]{0,1}"), // bands of one-line runs
         ("bf16[1032,2100]", "bf16[1032,2100]{1,0:T(8,128)(2,1)}"),
         ("bf16[1032,2100]", "bf16[1032,2100]{0,1:T(8,128)(2,1)}"),
         ("u8[2050,2100]", "u8[2050,2100]{1,0:T(8,128)(4,1)}"),
@@ -208,7 +210,8 @@ fn large_relayouts_stream_exactly() {
         match bits {
             8 => run!(u8),
             16 => run!(u16),
-            _ => run!(u32),
+            32 => run!(u32),
+            _ => run!(u64),
         }
     }
 }

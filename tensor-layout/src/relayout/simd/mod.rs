@@ -26,9 +26,9 @@
 //!   streamed whole (written as two partial lines, each with ordinary stores that read the line first, f32
 //!   `3000 x 5000` transposes ran at 0.38 of `memcpy`; carried, 0.81 on an AMD EPYC Zen 4). Units that are
 //!   2x2 or 4x4 blocks transposed inside get one shuffle each as they are loaded. Large streaming transposes of 4- and 8-byte units whose
-//!   destination rows lie a multiple of 64 bytes apart go band by band instead ([`lines`]): `64 / w` source rows
-//!   whose transpose is one line of each destination row, completed in the first-level cache and streamed out
-//!   whole (f32 transposes of 64 MiB from 0.57 of `memcpy` to 0.64, f64 0.65 to 0.76 on an AMD EPYC Zen 4);
+//!   destination rows lie a multiple of 64 bytes apart go band by band instead ([`lines`]): the source rows
+//!   whose transpose is a run of whole lines of each destination row (two for 4-byte units, one for 8),
+//!   completed in the first-level cache and streamed out whole (f32 transposes of 64 MiB from 0.57 of `memcpy` to 0.64, f64 0.65 to 0.76 on an AMD EPYC Zen 4);
 //! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
 //!   stages per lane interleave `k` rows into `k` vectors of pieces, whose lanes `log2(k)` more stages put in
 //!   order; when the destination columns are adjacent they are gathered into runs as long as the destination
