@@ -15,7 +15,9 @@
 //!   `l x l` units: `l x 2l` units with AVX2, so that 1- and 2-byte units take half of SSE2's shuffles (one
 //!   shuffle port bounds them on Intel cores; AVX-512's `l x 4l` blocks, stored a lane at a time, ran no faster
 //!   on an Intel Xeon and slower on an AMD EPYC, so these tiles take AVX2's blocks on every CPU that has it);
-//!   AVX2's `8 x 8` and `4 x 4` blocks of 32-byte rows for 4- and 8-byte units. The source is read band by band
+//!   AVX2's `8 x 8` and `4 x 4` blocks of 32-byte rows for 4- and 8-byte units, each loading its rows from the
+//!   boundaries of its vectors (SSE2 blocks before the first such column: sources 16 bytes past a line, as
+//!   `malloc` returns them, had every other load straddle two lines). The source is read band by band
 //!   (blocks stacked so that a band fills whole lines of the scratch rows, with at most [`Caches::band_rows`]
 //!   rows), each row prefetched the prefetch distance ahead of its reads: prefetching a whole band at once
 //!   evicted the band being read (f64 transposes ran at 0.7 of `memcpy` that way, 0.9 prefetching ahead of the
