@@ -24,7 +24,8 @@ use super::Block;
 /// 2.6-3.6 ms, rows 4 to 256 KiB apart, AMD EPYC Zen 4): with two-line runs, a band of 32 rows of 4-byte units,
 /// f32 `[256,256,256]` to `{1,0,2}` (256 destination rows 256 KiB apart) ran at 0.56-0.63 of `memcpy` against
 /// 0.48-0.54 alternating with one line, other f32 transposes within the noise; 8-byte units (16 rows a band)
-/// ran slower so (f64 `2048 x 4096` 0.74-0.99 against 0.92-1.26) and keep one line.
+/// ran slower so (f64 `2048 x 4096` 0.74-0.99 against 0.92-1.26) and keep one line. (With bands of 32 rows,
+/// blocks of 4-byte units of fewer than 16 bands, 512 rows, keep the scratch tile: see [`span`].)
 const fn run(w: usize) -> usize {
     if w == 4 {
         128
