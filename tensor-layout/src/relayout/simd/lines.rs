@@ -16,7 +16,7 @@
 
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, micro_avx, prefetch};
-use super::tiles::block_shape;
+use super::tiles::{aligning, block_shape};
 use super::Block;
 
 /// Bytes of each destination row a band of `w`-byte units completes. Streaming stores of single lines scattered
@@ -80,9 +80,7 @@ pub(super) unsafe fn bands<const W: usize, const L: usize>(avx2: Avx2, b: &Block
     // The columns before the source rows' first line (16-byte pieces: a multiple of `L` units), when every
     // source row starts at the same place in its line.
     let g = &b.g;
-    let lined = g.si0.unsigned_abs().is_multiple_of(64) && g.si1.unsigned_abs().is_multiple_of(64);
-    let skew = if lined { (64 - (b.ps.wrapping_offset(g.src_row(start)) as usize) % 64) % 64 / W } else { 0 };
-    let skew = if skew.is_multiple_of(L) { skew.min(fj) } else { 0 };
+    let skew = aligning::<W, L>(b, b.ps.wrapping_offset(g.src_row(start)), 64, fj);
     let mut rows = g.src_rows(start);
     let mut from = [b.ps; 64];
     let mut i = start;

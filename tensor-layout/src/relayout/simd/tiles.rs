@@ -94,7 +94,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         let (it, jt) = (lo + kt * ti, kj * tj);
         let (te, je) = ((it + ti).min(hi), (jt + tj).min(fj));
         let first = b.g.src_rows(it);
-        let head = aligning::<W, L>(b, b.ps.wrapping_offset(first.peek() + (jt * W) as isize), ej, je - jt);
+        let head = aligning::<W, L>(b, b.ps.wrapping_offset(first.peek() + (jt * W) as isize), ej * W, je - jt);
         let run = (je - jt) * W;
         let ahead = run >= 64;
         let mut rows = first;
@@ -184,16 +184,15 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     }
 }
 
-/// The units before the first whole block of `ej` units (`ej * W` bytes, 16 to 64) whose loads start on a
-/// boundary of their size, for source rows from `row` on, at most `cols`: `0` unless every source row of the
-/// block lies the same distance past such a boundary, a multiple of 16 bytes (the lanes of `L` units go in SSE2
-/// blocks until then). `malloc` returns large blocks 16 bytes past a line boundary, where every other 32-byte
-/// load of a row straddles two lines: aligned so, best of three sweeps alternating with the code before, u8
-/// transposes of 64 MiB ran at 0.59 of `memcpy` (0.47 before), bf16 0.70 (0.58), f32 1.47 (0.96), pred
+/// The units before the first one at which every source row of the block, from `row` on, lies on a boundary of
+/// `v` bytes (16 to 64, a power of two: the loads of a whole register block, or a line), at most `cols`: `0`
+/// unless every source row lies the same distance past such a boundary, a multiple of 16 bytes (the lanes of `L`
+/// units go in SSE2 blocks until then). `malloc` returns large blocks 16 bytes past a line boundary, where every
+/// other 32-byte load of a row straddles two lines: aligned so, best of three sweeps alternating with the code
+/// before, u8 transposes of 64 MiB ran at 0.59 of `memcpy` (0.47 before), bf16 0.70 (0.58), f32 1.47 (0.96), pred
 /// `(32,128)(32,1)` unpacking 0.93 (0.72), the sweep's median 0.95 (0.905) on an AMD EPYC Zen 4.
 #[inline(always)]
-fn aligning<const W: usize, const L: usize>(b: &Block, row: *const u8, ej: usize, cols: usize) -> usize {
-    let v = ej * W;
+pub(super) fn aligning<const W: usize, const L: usize>(b: &Block, row: *const u8, v: usize, cols: usize) -> usize {
     let even = |s: isize| s.unsigned_abs().is_multiple_of(v);
     let skew = row as usize % v;
     if L == 1
