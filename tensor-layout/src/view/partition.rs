@@ -161,8 +161,9 @@ impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
     }
 }
 
+#[cfg(feature = "alloc")]
 impl<'a, L: ViewLayout, E: Scalar> ViewMut<'a, L, E> {
-    /// The number of first-level tiles (0 for an empty array).
+    /// The number of first-level tiles (0 for an empty array): what `round_robin` and `par_for_each_tile` deal.
     fn tile_count(&self) -> Result<usize, ViewError> {
         let (total, slots) = region(&self.layout, self.data.len())?;
         Ok(total / slots)
