@@ -131,10 +131,12 @@ impl Cut {
 
 /// Whether a loop of strides `upper` (source, destination) continues one of `n` steps of strides `lower` on both
 /// sides (`upper == n * lower`): the two are one loop of `n` times the extent.
-pub(crate) fn continues(lower: (isize, isize), n: usize, upper: (isize, isize)) -> bool {
-    let n = isize::try_from(n).ok();
-    let times = |s: isize| n.and_then(|n| s.checked_mul(n));
-    times(lower.0) == Some(upper.0) && times(lower.1) == Some(upper.1)
+pub(crate) const fn continues(lower: (isize, isize), n: usize, upper: (isize, isize)) -> bool {
+    if n > isize::MAX as usize {
+        return false;
+    }
+    let n = n as isize;
+    matches!((lower.0.checked_mul(n), lower.1.checked_mul(n)), (Some(s), Some(d)) if s == upper.0 && d == upper.1)
 }
 
 /// A dimension cut into digits: digit `j` counts multiples of `bound[j]` below `bound[j + 1]` (the last digit is
@@ -171,7 +173,7 @@ impl Axis {
 
     /// The extent of digit `j` (the unbounded last digit: `usize::MAX`).
     #[inline]
-    pub(crate) fn extent(&self, j: usize) -> usize {
+    pub(crate) const fn extent(&self, j: usize) -> usize {
         if j + 1 < self.digits {
             self.bound[j + 1] / self.bound[j]
         } else {

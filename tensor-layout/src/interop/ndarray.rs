@@ -198,7 +198,7 @@ pub fn relayout_from_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
     let axes = plan.as_ref().and_then(|p| Axes::new(shape, Side::Strided(strides), Side::Digits(p)));
     if let (Some(axes), Some(data)) = (&axes, src.as_slice_memory_order()) {
         let mut io = Io { src: data, src_base: origin(shape, strides), dst: &mut *dst.data, dst_base: 0, stream };
-        execute(axes, &Region::whole(shape), &mut io);
+        execute(axes, &Region::whole(shape), &mut io, None);
     } else if let Some(k) = shape.len().checked_sub(1).map(|_| lane_axis(shape, strides)) {
         let mut lanes = src.lanes(NdAxis(k)).into_iter();
         for_each_lane(shape, k, |index| {
@@ -206,7 +206,7 @@ pub fn relayout_from_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
             if let (Some(axes), Some(data)) = (&axes, lane.as_slice()) {
                 let base = -lane_offset(strides, k, index);
                 let mut io = Io { src: data, src_base: base, dst: &mut *dst.data, dst_base: 0, stream };
-                execute(axes, &lane_region(shape, k, index), &mut io);
+                execute(axes, &lane_region(shape, k, index), &mut io, None);
             } else {
                 let mut at = [0usize; MAX_RANK];
                 at[..index.len()].copy_from_slice(index);
@@ -256,7 +256,7 @@ pub fn relayout_to_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
     let axes = plan.as_ref().and_then(|p| Axes::new(shape, Side::Digits(p), Side::Strided(strides)));
     if let (Some(axes), Some(data)) = (&axes, dst.as_slice_memory_order_mut()) {
         let mut io = Io { src: src.data, src_base: 0, dst: data, dst_base: origin(shape, strides), stream };
-        execute(axes, &Region::whole(shape), &mut io);
+        execute(axes, &Region::whole(shape), &mut io, None);
     } else if let Some(k) = rank.checked_sub(1).map(|_| lane_axis(shape, strides)) {
         let mut lanes = dst.lanes_mut(NdAxis(k)).into_iter();
         for_each_lane(shape, k, |index| {
@@ -264,7 +264,7 @@ pub fn relayout_to_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
             if let (Some(axes), Some(data)) = (&axes, lane.as_slice_mut()) {
                 let base = -lane_offset(strides, k, index);
                 let mut io = Io { src: src.data, src_base: 0, dst: data, dst_base: base, stream };
-                execute(axes, &lane_region(shape, k, index), &mut io);
+                execute(axes, &lane_region(shape, k, index), &mut io, None);
             } else {
                 let mut at = [0usize; MAX_RANK];
                 at[..index.len()].copy_from_slice(index);

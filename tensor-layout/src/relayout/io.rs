@@ -21,9 +21,13 @@ pub(crate) struct Region {
 
 impl Region {
     /// Every index of dimensions `dims`.
-    pub(crate) fn whole(dims: &[usize]) -> Region {
+    pub(crate) const fn whole(dims: &[usize]) -> Region {
         let mut r = Region { lo: [0; MAX_RANK], hi: [0; MAX_RANK] };
-        r.hi[..dims.len()].copy_from_slice(dims);
+        let mut d = 0;
+        while d < dims.len() {
+            r.hi[d] = dims[d];
+            d += 1;
+        }
         r
     }
 }

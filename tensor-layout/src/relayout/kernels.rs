@@ -71,7 +71,7 @@ pub(crate) struct Transpose {
 impl Transpose {
     /// Units along `i` and along `j`.
     #[inline]
-    pub(crate) fn extents(&self) -> (usize, usize) {
+    pub(crate) const fn extents(&self) -> (usize, usize) {
         (self.i[0].n * self.i[1].n, self.j[0].n * self.j[1].n)
     }
 

@@ -66,7 +66,7 @@ fn execute_in<E: Scalar, const M: usize, const P: usize>(axes: &Axes, region: &R
     }
     // Every combination of one piece per dimension, the last dimension fastest.
     let mut choice = [0usize; MAX_RANK];
-    let mut modes = [Mode::default(); M];
+    let mut modes = [NO_MODE; M];
     loop {
         let mut len = 0;
         let (mut src_at, mut dst_at) = (io.src_base, io.dst_base);
@@ -81,7 +81,7 @@ fn execute_in<E: Scalar, const M: usize, const P: usize>(axes: &Axes, region: &R
                 len += 1;
             }
         }
-        run_box::<E, M>(&mut modes[..len], src_at, dst_at, io);
+        run_box::<E, M>(&mut modes, len, src_at, dst_at, io);
         let mut d = rank;
         loop {
             if d == 0 {
@@ -98,56 +98,82 @@ fn execute_in<E: Scalar, const M: usize, const P: usize>(axes: &Axes, region: &R
 }
 
 /// How many contiguous bytes the innermost loops of the direct nest move per step, on the side that moves more,
-/// judged on the box of every digit of `region` (each digit whole, the top one as far as the region goes).
-pub(super) fn grain<E>(axes: &Axes, region: &Region) -> usize {
-    if axes.axes().iter().map(|a| a.digits).sum::<usize>() <= FEW_MODES {
-        grain_in::<E, FEW_MODES>(axes, region)
+/// judged on the box of every digit of `region` (each digit whole, the top one as far as the region goes), for
+/// elements of `size` bytes. A `const fn`: two static layouts' grain is a constant ([`super::Plan::GRAIN`]).
+pub(super) const fn grain(axes: &Axes, region: &Region, size: usize) -> usize {
+    let mut digits = 0;
+    let mut d = 0;
+    while d < axes.rank {
+        digits += axes.axes[d].digits;
+        d += 1;
+    }
+    if digits <= FEW_MODES {
+        grain_in::<FEW_MODES>(axes, region, size)
     } else {
-        grain_in::<E, MAX_MODES>(axes, region)
+        grain_in::<MAX_MODES>(axes, region, size)
     }
 }
 
 /// [`grain`] with room for `M` modes (at least the digits of `axes`).
-fn grain_in<E, const M: usize>(axes: &Axes, region: &Region) -> usize {
-    let mut modes = [Mode::default(); M];
+const fn grain_in<const M: usize>(axes: &Axes, region: &Region, size: usize) -> usize {
+    let mut modes = [NO_MODE; M];
     let mut len = 0;
-    for (d, axis) in axes.axes().iter().enumerate() {
+    let mut d = 0;
+    while d < axes.rank {
+        let axis = &axes.axes[d];
         let extent = region.hi[d].saturating_sub(region.lo[d]);
-        for j in 0..axis.digits {
+        let mut j = 0;
+        while j < axis.digits {
             let n = if j + 1 < axis.digits { axis.extent(j) } else { extent / axis.bound[j] };
-            modes[len] = Mode { n: n.max(1), src: axis.src[j], dst: axis.dst[j] };
+            modes[len] = Mode { n: if n > 1 { n } else { 1 }, src: axis.src[j], dst: axis.dst[j] };
             len += 1;
+            j += 1;
         }
+        d += 1;
     }
-    let size = size_of::<E>();
-    match plan_box::<E, M>(&mut modes[..len]).0 {
+    match plan_box::<M>(&mut modes, len, size).0 {
         Kernel::Rows { len } => len * size,
         Kernel::Transpose(t) => {
             let (ni, nj) = t.extents();
-            t.unit * ni.max(nj) * size
+            t.unit * if ni > nj { ni } else { nj } * size
         }
     }
 }
 
-/// Drops modes of extent 1 and merges modes that continue one another on both sides; the modes left.
-fn simplify(modes: &mut [Mode]) -> usize {
-    let mut len = 0;
-    for i in 0..modes.len() {
+/// A mode of no steps (the arrays of modes start filled with it).
+const NO_MODE: Mode = Mode { n: 0, src: 0, dst: 0 };
+
+/// Drops modes of extent 1 from `modes[..len]` and merges modes that continue one another on both sides; the
+/// modes left.
+const fn simplify(modes: &mut [Mode], len: usize) -> usize {
+    let mut kept = 0;
+    let mut i = 0;
+    while i < len {
         if modes[i].n != 1 {
-            modes[len] = modes[i];
-            len += 1;
+            modes[kept] = modes[i];
+            kept += 1;
         }
+        i += 1;
     }
     // Merge one pair at a time until none continues another.
-    while let Some((a, b)) = (0..len).flat_map(|a| (0..len).map(move |b| (a, b))).find(|&(a, b)| {
-        let (outer, inner) = (modes[a], modes[b]);
-        a != b && continues((inner.src, inner.dst), inner.n, (outer.src, outer.dst))
-    }) {
-        modes[b].n *= modes[a].n;
-        modes.copy_within(a + 1..len, a);
-        len -= 1;
+    let mut len = kept;
+    'merge: loop {
+        let mut a = 0;
+        while a < len {
+            let mut b = 0;
+            while b < len {
+                let (outer, inner) = (modes[a], modes[b]);
+                if a != b && continues((inner.src, inner.dst), inner.n, (outer.src, outer.dst)) {
+                    modes[b].n *= modes[a].n;
+                    take(modes, &mut len, a);
+                    continue 'merge;
+                }
+                b += 1;
+            }
+            a += 1;
+        }
+        return len;
     }
-    len
 }
 
 /// What runs the innermost loops of a box.
@@ -160,44 +186,85 @@ pub(super) enum Kernel {
 }
 
 /// Takes the mode at `i` out of `modes[..*len]`.
-fn take(modes: &mut [Mode], len: &mut usize, i: usize) -> Mode {
+const fn take(modes: &mut [Mode], len: &mut usize, i: usize) -> Mode {
     let m = modes[i];
-    modes.copy_within(i + 1..*len, i);
+    let mut k = i;
+    while k + 1 < *len {
+        modes[k] = modes[k + 1];
+        k += 1;
+    }
     *len -= 1;
     m
 }
 
-/// Picks the kernel of a box and leaves the outer modes in `modes[..len]` (returned), outermost first.
-/// (`modes` holds at most `M` modes.)
-fn plan_box<E, const M: usize>(modes: &mut [Mode]) -> (Kernel, usize) {
-    let len = simplify(modes);
-    let mut saved = [Mode::default(); M];
-    saved[..len].copy_from_slice(&modes[..len]);
+/// The first of `modes[..len]` that `f` accepts.
+const fn find(modes: &[Mode], len: usize, n: Option<usize>, src: Option<isize>, dst: Option<isize>) -> Option<usize> {
+    let mut i = 0;
+    while i < len {
+        let m = modes[i];
+        let n_ok = match n {
+            Some(n) => m.n == n,
+            None => true,
+        };
+        let src_ok = match src {
+            Some(s) => m.src == s,
+            None => true,
+        };
+        let dst_ok = match dst {
+            Some(d) => m.dst == d,
+            None => true,
+        };
+        if n_ok && src_ok && dst_ok {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Picks the kernel of a box of `modes[..len]` for elements of `size` bytes and leaves the outer modes in
+/// `modes[..]` (their number returned), outermost first. (`modes` holds at most `M` modes.)
+const fn plan_box<const M: usize>(modes: &mut [Mode], len: usize, size: usize) -> (Kernel, usize) {
+    let len = simplify(modes, len);
+    let mut saved = [NO_MODE; M];
+    let mut i = 0;
+    while i < len {
+        saved[i] = modes[i];
+        i += 1;
+    }
     // A transposed block is a unit only if its units transpose; otherwise plan again without it.
-    match plan_modes::<E>(modes, len, true) {
+    match plan_modes(modes, len, size, true) {
         Some(planned) => planned,
         None => {
-            modes[..len].copy_from_slice(&saved[..len]);
-            plan_modes::<E>(modes, len, false).unwrap_or((Kernel::Rows { len: 1 }, len))
+            let mut i = 0;
+            while i < len {
+                modes[i] = saved[i];
+                i += 1;
+            }
+            match plan_modes(modes, len, size, false) {
+                Some(planned) => planned,
+                None => (Kernel::Rows { len: 1 }, len),
+            }
         }
     }
 }
 
 /// [`plan_box`] over simplified `modes[..len]`, with units of a transposed block (see [`Transpose::inner`]) when
 /// `blocks` and no mode is contiguous on both sides; `None` when such a block gives no transpose.
-fn plan_modes<E>(modes: &mut [Mode], mut len: usize, blocks: bool) -> Option<(Kernel, usize)> {
-    let (unit, inner) = match modes[..len].iter().position(|m| m.src == 1 && m.dst == 1) {
+const fn plan_modes(modes: &mut [Mode], mut len: usize, size: usize, blocks: bool) -> Option<(Kernel, usize)> {
+    let (unit, inner) = match find(modes, len, None, Some(1), Some(1)) {
         Some(u) => (take(modes, &mut len, u).n, 1),
-        None => match block(&modes[..len]).filter(|_| blocks) {
-            Some((a, b, k)) => {
-                take(modes, &mut len, a.max(b));
-                take(modes, &mut len, a.min(b));
+        None => match block(modes, len) {
+            Some((a, b, k)) if blocks => {
+                let (hi, lo) = if a > b { (a, b) } else { (b, a) };
+                take(modes, &mut len, hi);
+                take(modes, &mut len, lo);
                 (k * k, k)
             }
-            None => (1, 1),
+            _ => (1, 1),
         },
     };
-    let bytes = unit * size_of::<E>();
+    let bytes = unit * size;
     let kernel = if bytes >= ROW_BYTES || !bytes.is_power_of_two() {
         if inner > 1 {
             return None;
@@ -205,9 +272,7 @@ fn plan_modes<E>(modes: &mut [Mode], mut len: usize, blocks: bool) -> Option<(Ke
         Kernel::Rows { len: unit }
     } else {
         let u = unit as isize;
-        let d = modes[..len].iter().position(|m| m.dst == u);
-        let s = modes[..len].iter().position(|m| m.src == u);
-        match (d, s) {
+        match (find(modes, len, None, None, Some(u)), find(modes, len, None, Some(u), None)) {
             (Some(d), Some(s)) if d != s => {
                 // Take the later index first so the earlier one stays valid.
                 let (dm, sm) = if d > s {
@@ -217,14 +282,17 @@ fn plan_modes<E>(modes: &mut [Mode], mut len: usize, blocks: bool) -> Option<(Ke
                     let sm = take(modes, &mut len, s);
                     (take(modes, &mut len, d), sm)
                 };
-                let mut t = Transpose { unit, inner, i: [dm, Mode { n: 1, ..dm }], j: [sm, Mode { n: 1, ..sm }] };
+                let mut t = Transpose {
+                    unit,
+                    inner,
+                    i: [dm, Mode { n: 1, src: dm.src, dst: dm.dst }],
+                    j: [sm, Mode { n: 1, src: sm.src, dst: sm.dst }],
+                };
                 // Continue the contiguous runs with the next mode along, on each side, so that tiles can be long.
-                let next = dm.dst * dm.n as isize;
-                if let Some(k) = modes[..len].iter().position(|m| m.dst == next) {
+                if let Some(k) = find(modes, len, None, None, Some(dm.dst * dm.n as isize)) {
                     t.i[1] = take(modes, &mut len, k);
                 }
-                let next = sm.src * sm.n as isize;
-                if let Some(k) = modes[..len].iter().position(|m| m.src == next) {
+                if let Some(k) = find(modes, len, None, Some(sm.src * sm.n as isize), None) {
                     t.j[1] = take(modes, &mut len, k);
                 }
                 Kernel::Transpose(t)
@@ -233,33 +301,72 @@ fn plan_modes<E>(modes: &mut [Mode], mut len: usize, blocks: bool) -> Option<(Ke
             _ => Kernel::Rows { len: unit },
         }
     };
-    // Outer loops: the smallest stride on either side innermost.
-    let key = |m: &Mode| (m.src.unsigned_abs().min(m.dst.unsigned_abs()), m.dst.unsigned_abs());
-    modes[..len].sort_unstable_by_key(|m| core::cmp::Reverse(key(m)));
+    // Outer loops: the smallest stride on either side innermost (an insertion sort, largest key first).
+    let mut i = 1;
+    while i < len {
+        let m = modes[i];
+        let mut k = i;
+        while k > 0 && outer(modes[k - 1], m) {
+            modes[k] = modes[k - 1];
+            k -= 1;
+        }
+        modes[k] = m;
+        i += 1;
+    }
     Some((kernel, len))
 }
 
-/// A `k x k` block transposed on the way (`k` of 2 or 4): modes `a` (extent `k`, strides 1 and `k`) and `b`
-/// (extent `k`, strides `k` and 1), as `(a, b, k)`.
-fn block(modes: &[Mode]) -> Option<(usize, usize, usize)> {
-    let a = modes.iter().position(|m| matches!(m.n, 2 | 4) && m.src == 1 && m.dst == m.n as isize)?;
-    let k = modes[a].n;
-    let b = modes.iter().position(|m| m.n == k && m.src == k as isize && m.dst == 1)?;
-    Some((a, b, k))
+/// Whether loop `b` goes outside loop `a`: the order of the outer loops is by the smaller stride on either side,
+/// then the destination's, the larger outside.
+const fn outer(a: Mode, b: Mode) -> bool {
+    let (a, b) = (outer_key(a), outer_key(b));
+    a.0 < b.0 || (a.0 == b.0 && a.1 < b.1)
+}
+
+/// A loop's place among the outer loops (see [`outer`]).
+const fn outer_key(m: Mode) -> (usize, usize) {
+    let (s, d) = (m.src.unsigned_abs(), m.dst.unsigned_abs());
+    (if s < d { s } else { d }, d)
+}
+
+/// A `k x k` block transposed on the way (`k` of 2 or 4) in `modes[..len]`: modes `a` (extent `k`, strides 1 and
+/// `k`) and `b` (extent `k`, strides `k` and 1), as `(a, b, k)`.
+const fn block(modes: &[Mode], len: usize) -> Option<(usize, usize, usize)> {
+    let mut a = 0;
+    while a < len {
+        let m = modes[a];
+        if (m.n == 2 || m.n == 4) && m.src == 1 && m.dst == m.n as isize {
+            let k = m.n;
+            return match find(modes, len, Some(k), Some(k as isize), Some(1)) {
+                Some(b) => Some((a, b, k)),
+                None => None,
+            };
+        }
+        a += 1;
+    }
+    None
 }
 
 /// Runs one box: the outer loops (an odometer) around its kernel.
 /// (`modes` holds at most `M` modes.)
-fn run_box<E: Scalar, const M: usize>(modes: &mut [Mode], src_at: isize, dst_at: isize, io: &mut Io<'_, '_, E>) {
-    if modes.iter().any(|m| m.n == 0) {
+fn run_box<E: Scalar, const M: usize>(
+    modes: &mut [Mode],
+    len: usize,
+    src_at: isize,
+    dst_at: isize,
+    io: &mut Io<'_, '_, E>,
+) {
+    if modes[..len].iter().any(|m| m.n == 0) {
         return;
     }
-    let (kernel, len) = plan_box::<E, M>(modes);
+    let (kernel, len) = plan_box::<M>(modes, len, size_of::<E>());
     // Kernels take the innermost outer loop with them.
     let (outer, inner) =
         if len > 0 { (&modes[..len - 1], modes[len - 1]) } else { (&modes[..0], Mode { n: 1, src: 0, dst: 0 }) };
-    // Full size whatever `M`: sized 16, the odometer ran block copies into `T(8,128)` at half speed (AMD EPYC).
-    let mut index = [0usize; MAX_MODES];
+    // A digit of the odometer per outer loop: the array sized `M`, the odometer a slice of it as long as the loops
+    // (an array indexed past what the compiler can bound ran block copies into `T(8,128)` at half speed).
+    let mut digits = [0usize; M];
+    let index = &mut digits[..outer.len()];
     let (mut s, mut t) = (src_at, dst_at);
     loop {
         match kernel {
@@ -292,7 +399,7 @@ mod tests {
     #[test]
     fn row_major_dimensions_merge_into_one_mode() {
         let mut m = [Mode { n: 4, src: 12, dst: 12 }, Mode { n: 3, src: 4, dst: 4 }, Mode { n: 4, src: 1, dst: 1 }];
-        assert_eq!(simplify(&mut m), 1);
+        assert_eq!(simplify(&mut m, 3), 1);
         assert_eq!(m[0], Mode { n: 48, src: 1, dst: 1 });
     }
 
@@ -307,7 +414,8 @@ mod tests {
             Mode { n: 1024, src: 32768, dst: 8 },
             Mode { n: 32, src: 1024, dst: 128 * 8192 },
         ];
-        let (k, len) = plan_box::<u16, MAX_MODES>(&mut m);
+        let n = m.len();
+        let (k, len) = plan_box::<MAX_MODES>(&mut m, n, 2);
         let Kernel::Transpose(t) = k else { panic!("{k:?}") };
         assert_eq!((t.unit, t.i[0].n, t.j[0].n, t.i[1].n, t.j[1].n), (2, 4, 128, 1024, 1));
         assert_eq!((len, m[0].n), (1, 32));
@@ -324,12 +432,14 @@ mod tests {
             Mode { n: 64, src: 4, dst: 256 },
             Mode { n: 4, src: 256, dst: 4 },
         ];
-        let (k, len) = plan_box::<u16, MAX_MODES>(&mut m);
+        let n = m.len();
+        let (k, len) = plan_box::<MAX_MODES>(&mut m, n, 2);
         let Kernel::Transpose(t) = k else { panic!("{k:?}") };
         assert_eq!((t.unit, t.inner, t.i[0].n, t.j[0].n, len), (4, 2, 4, 64, 0));
         // Without a second side to transpose along, the block is no unit: one slot at a time.
         let mut m = [Mode { n: 2, src: 1, dst: 2 }, Mode { n: 2, src: 2, dst: 1 }, Mode { n: 8, src: 4, dst: 4 }];
-        let (k, _) = plan_box::<u16, MAX_MODES>(&mut m);
+        let n = m.len();
+        let (k, _) = plan_box::<MAX_MODES>(&mut m, n, 2);
         assert!(matches!(k, Kernel::Rows { len: 1 } | Kernel::Transpose(Transpose { inner: 1, .. })), "{k:?}");
     }
 }

@@ -1,6 +1,6 @@
 //! A relayout prepared once and run many times: [`Prepared`].
 
-use super::{error, named, plan, run, runtime_check, static_check, Axes, Mismatch, RelayoutError};
+use super::{error, named, plan, run, runtime_check, static_check, Axes, Mismatch, Region, RelayoutError};
 use crate::view::{Scalar, View, ViewLayout, ViewMut};
 
 /// A relayout between two layouts with everything [`relayout`](super::relayout()) works out before the first
@@ -37,6 +37,8 @@ pub struct Prepared<Src: ViewLayout, Dst: ViewLayout> {
     dst: Dst,
     /// The loop nests; `None` when the digits of the two layouts do not nest (tables or element by element).
     nests: Option<Axes>,
+    /// The nests' grain over the whole array for elements of the layouts' width in bytes, as `(width, grain)`.
+    grain: Option<(usize, usize)>,
 }
 
 impl<Src: ViewLayout, Dst: ViewLayout> Prepared<Src, Dst> {
@@ -58,7 +60,15 @@ impl<Src: ViewLayout, Dst: ViewLayout> Prepared<Src, Dst> {
         const { static_check::<Src, Dst>(false) };
         runtime_check(&src, &dst, false)?;
         let nests = plan(&src, &dst).map(|axes| *axes);
-        Ok(Prepared { src, dst, nests })
+        let width = dst.element_bits() / 8;
+        let grain = match (&nests, width) {
+            (Some(axes), 1 | 2 | 4 | 8) => {
+                let width = width as usize;
+                Some((width, super::nest::grain(axes, &Region::whole(dst.dims()), width)))
+            }
+            _ => None,
+        };
+        Ok(Prepared { src, dst, nests, grain })
     }
 
     /// Copies every element of `src` into `dst` and writes `dst`'s padding value into its padding slots, as
@@ -88,7 +98,8 @@ impl<Src: ViewLayout, Dst: ViewLayout> Prepared<Src, Dst> {
         if src.layout.shape() != self.src.shape() || dst.layout.shape() != self.dst.shape() {
             return Err(error(&src.layout, &dst.layout, Mismatch::NotPrepared));
         }
-        run(src, dst, || self.nests.as_ref());
+        let grain = self.grain.filter(|&(width, _)| width == core::mem::size_of::<E>()).map(|(_, grain)| grain);
+        run(src, dst, || self.nests.as_ref(), grain);
         Ok(())
     }
 }

@@ -36,9 +36,11 @@ pub(crate) const SCRATCH_BYTES: usize = 1 << 10;
 const GRAIN: usize = 16;
 
 /// Copies every index of `region` from source to destination offsets, as the axes say: directly, or staged
-/// through a scratch block when the direct loops would move only a few bytes at a time.
-pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
-    match Staging::new::<E>(axes, region) {
+/// through a scratch block when the direct loops would move only a few bytes at a time. `grain` is the direct
+/// nest's [`nest::grain`] over `region` when the caller knows it (a constant for two static layouts, worked out
+/// once for a prepared relayout); `None` works it out here.
+pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>, grain: Option<usize>) {
+    match Staging::new::<E>(axes, region, grain) {
         Some(staging) => match size_of::<E>() {
             1 => staging.run::<E, { SCRATCH_BYTES }>(region, io),
             2 => staging.run::<E, { SCRATCH_BYTES / 2 }>(region, io),
@@ -64,9 +66,9 @@ struct Staging {
 impl Staging {
     /// The staging of `axes` over `region`, when the direct loops move fewer than [`GRAIN`] bytes per step, the
     /// block fits the scratch and both staged halves move at least [`GRAIN`].
-    fn new<E: Scalar>(axes: &Axes, region: &Region) -> Option<Staging> {
+    fn new<E: Scalar>(axes: &Axes, region: &Region, direct: Option<usize>) -> Option<Staging> {
         let size = size_of::<E>();
-        if !matches!(size, 1 | 2 | 4 | 8) || grain::<E>(axes, region) >= GRAIN {
+        if !matches!(size, 1 | 2 | 4 | 8) || direct.unwrap_or_else(|| grain(axes, region, size)) >= GRAIN {
             return None;
         }
         let rank = axes.rank;
@@ -97,7 +99,7 @@ impl Staging {
         }
         let staging = Staging { block, strides, into, out_of };
         let sample = staging.first_block(region);
-        (grain::<E>(&staging.into, &sample) >= GRAIN && grain::<E>(&staging.out_of, &sample) >= GRAIN)
+        (grain(&staging.into, &sample, size) >= GRAIN && grain(&staging.out_of, &sample, size) >= GRAIN)
             .then_some(staging)
     }
 
@@ -166,7 +168,7 @@ mod tests {
         let dims: [usize; 2] = [a.dim_size(0).unwrap(), a.dim_size(1).unwrap()];
         let (pa, pb) = (a.digit_plan().unwrap(), b.digit_plan().unwrap());
         let axes = Axes::new(&dims, Side::Digits(&pa), Side::Digits(&pb)).unwrap();
-        Staging::new::<E>(&axes, &Region::whole(&dims))
+        Staging::new::<E>(&axes, &Region::whole(&dims), None)
     }
 
     /// Staged where both sides are packed along different dimensions in blocks larger than the transposed

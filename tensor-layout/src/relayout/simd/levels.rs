@@ -75,7 +75,7 @@ fn run<E: Scalar>(
     let axes = Axes::new(&dims, Side::Digits(&pa), Side::Digits(&pb)).unwrap();
     scoped(&CAP, level, || {
         let mut io = Io { src: &src[skew..], src_base: 0, dst: &mut buf[skew..skew + nb], dst_base: 0, stream };
-        execute(&axes, &Region::whole(&dims), &mut io);
+        execute(&axes, &Region::whole(&dims), &mut io, None);
         kernels::finish(stream);
     });
     let mut want = vec![guard; buf.len()];
