@@ -434,3 +434,39 @@ pub fn relayout_packed<Src: ViewLayout, Dst: ViewLayout>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::element::{F32, U8};
+    use crate::literal::{Dims, Level, Levels, Literal, Order};
+    use crate::view::Geometry;
+    use crate::Static;
+
+    /// The grain worked out at compile time for two static layouts is the one worked out at runtime for their
+    /// runtime twins (the same `const fn`, over the same dimensions and element size).
+    fn same_grain<A, B, E>() -> usize
+    where
+        A: ViewLayout + Default + Into<DynLayout>,
+        B: ViewLayout + Default + Into<DynLayout>,
+        E: Scalar,
+    {
+        let known = Grain::<A, B, E>::WHOLE.expect("two static layouts whose digits nest");
+        let (a, b) = (Geometry::new(A::default().into()).unwrap(), Geometry::new(B::default().into()).unwrap());
+        let axes = plan(&&a, &&b).expect("the digits nest");
+        assert_eq!(known, nest::grain(&axes, &Region::whole(b.dims()), core::mem::size_of::<E>()));
+        known
+    }
+
+    #[test]
+    fn static_grain_is_the_runtime_one() {
+        // One tile of `(8,128)` is row-major: the whole 4 KiB array is one run on both sides.
+        type Rows = Static<F32, Literal<Dims<8, 128>>>;
+        type Tiled = Static<F32, Literal<Dims<8, 128>, Order<1, 0>, Levels<Level<8, 128>>>>;
+        assert_eq!(same_grain::<Rows, Tiled, f32>(), 4096);
+        // Blocks of 8 x 8 bytes packed along different dimensions: a few bytes a step, staged (`staging`'s tests).
+        type Packed<const A: u8, const B: u8> =
+            Static<U8, Literal<Dims<1000, 1000>, Order<A, B>, Levels<Level<8, 128>, Level<8, 1>>>>;
+        assert!(same_grain::<Packed<1, 0>, Packed<0, 1>, u8>() < 16);
+    }
+}
