@@ -25,7 +25,7 @@ use tensor_layout_core::MAX_RANK;
 
 use super::io::{Io, Mode, Region};
 use super::kernels::{self, Transpose};
-use crate::axes::{continues, Axes, Piece, MAX_DIGITS, MAX_PIECES};
+use crate::axes::{continues, Axes, Piece, MAX_DIGITS};
 use crate::view::Scalar;
 
 /// The most modes of one box.
@@ -37,32 +37,33 @@ const ROW_BYTES: usize = 64;
 /// Copies every index of `region` from source to destination offsets, as the axes say.
 pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
     // The arrays of the loops sized for the axes (zeroing the largest, 18 KiB, took a relayout of a few KiB a
-    // fifth of its time): a box has at most one mode per digit, a dimension at most two pieces per digit.
-    let (most, widest) = axes.axes().iter().fold((0, 0), |(m, w), a| (m + a.digits, w.max(a.digits)));
-    if most <= FEW_MODES && 2 * widest <= FEW_PIECES {
-        execute_in::<E, FEW_MODES, FEW_PIECES>(axes, region, io)
+    // fifth of its time): a box has at most one mode per digit, the dimensions at most two pieces per digit.
+    let digits: usize = axes.axes().iter().map(|a| a.digits).sum();
+    if digits <= FEW_MODES {
+        execute_in::<E, FEW_MODES, { 2 * FEW_MODES }>(axes, region, io)
     } else {
-        execute_in::<E, MAX_MODES, MAX_PIECES>(axes, region, io)
+        execute_in::<E, MAX_MODES, { 2 * MAX_MODES }>(axes, region, io)
     }
 }
 
 /// Modes of a box in the arrays of most relayouts (up to 16 digits in all).
 const FEW_MODES: usize = 16;
 
-/// Pieces of a dimension in the arrays of most relayouts (up to four digits a dimension).
-const FEW_PIECES: usize = 8;
-
-/// [`execute`] with room for `M` modes a box and `P` pieces a dimension (enough for `axes`).
+/// [`execute`] with room for `M` modes a box and `P` pieces in all (enough for `axes`: `P` is twice its digits).
 fn execute_in<E: Scalar, const M: usize, const P: usize>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
     let axes = axes.axes();
     let rank = axes.len();
-    let mut pieces = [[Piece::default(); P]; MAX_RANK];
-    let mut counts = [0usize; MAX_RANK];
+    // The pieces of every dimension, one after the other: those of dimension `d` from `first[d]` on.
+    let mut pieces = [Piece::default(); P];
+    let (mut first, mut counts) = ([0usize; MAX_RANK], [0usize; MAX_RANK]);
+    let mut used = 0;
     for d in 0..rank {
-        counts[d] = axes[d].pieces(region.lo[d], region.hi[d], &mut pieces[d]);
+        first[d] = used;
+        counts[d] = axes[d].pieces(region.lo[d], region.hi[d], &mut pieces[used..]);
         if counts[d] == 0 {
             return;
         }
+        used += counts[d];
     }
     // Every combination of one piece per dimension, the last dimension fastest.
     let mut choice = [0usize; MAX_RANK];
@@ -71,7 +72,7 @@ fn execute_in<E: Scalar, const M: usize, const P: usize>(axes: &Axes, region: &R
         let mut len = 0;
         let (mut src_at, mut dst_at) = (io.src_base, io.dst_base);
         for d in 0..rank {
-            let (axis, p) = (&axes[d], pieces[d][choice[d]]);
+            let (axis, p) = (&axes[d], pieces[first[d] + choice[d]]);
             let (s, t) = axis.offsets(p.start);
             src_at += s;
             dst_at += t;
