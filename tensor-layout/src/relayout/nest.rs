@@ -100,7 +100,7 @@ fn execute_in<E: Scalar, const M: usize, const P: usize>(axes: &Axes, region: &R
 
 /// How many contiguous bytes the innermost loops of the direct nest move per step, on the side that moves more,
 /// judged on the box of every digit of `region` (each digit whole, the top one as far as the region goes), for
-/// elements of `size` bytes. A `const fn`: two static layouts' grain is a constant ([`super::Plan::GRAIN`]).
+/// elements of `size` bytes. A `const fn`: two static layouts' grain is a constant ([`super::Grain::WHOLE`]).
 pub(super) const fn grain(axes: &Axes, region: &Region, size: usize) -> usize {
     let mut digits = 0;
     let mut d = 0;
@@ -198,7 +198,8 @@ const fn take(modes: &mut [Mode], len: &mut usize, i: usize) -> Mode {
     m
 }
 
-/// The first of `modes[..len]` that `f` accepts.
+/// The first of `modes[..len]` with the extent `n`, the source stride `src` and the destination stride `dst`
+/// (each where given).
 const fn find(modes: &[Mode], len: usize, n: Option<usize>, src: Option<isize>, dst: Option<isize>) -> Option<usize> {
     let mut i = 0;
     while i < len {
