@@ -43,7 +43,8 @@ pub struct Prepared<Src: ViewLayout, Dst: ViewLayout> {
 
 impl<Src: ViewLayout, Dst: ViewLayout> Prepared<Src, Dst> {
     /// Checks the two layouts against each other (the same dimensions and element type: for static layouts a
-    /// compile error, as [`relayout`](super::relayout()) gives) and works out the relayout's loop nests.
+    /// compile error, as [`relayout`](super::relayout()) gives) and works out the relayout's loop nests, and for
+    /// views whose elements are as wide as the layouts', whether they go through a staging block.
     ///
     /// ```
     /// use tensor_layout::relayout::{Mismatch, Prepared};
