@@ -5,7 +5,8 @@
 //! quads and eights, deinterleaves, transposed sub-tile packing, retiling, N-d permutations, `*` merges, tables
 //! and the element-by-element fallback; misaligned slices; sizes 0 and 1; static, runtime and parallel paths;
 //! destinations above the streaming threshold; prepared relayouts (`relayout::Prepared`) run twice. Then random
-//! TPU-like layout pairs (proptest).
+//! TPU-like layout pairs (proptest), small ones against the reference and streamed ones (9-16 MiB) against both
+//! layouts' offsets.
 //!
 //! The widest register blocks (issue 23: AVX-512, 64 bytes of each source row: 64 byte columns, 32 bf16, 16 f32)
 //! run where the CPU has them; the sizes below reach them, the narrower blocks past them and the portable edges.
@@ -27,7 +28,7 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 use relayout_check::{check, check_prepared, first_difference, pattern};
 use tensor_layout::view::{Geometry, Scalar, View, ViewMut};
-use tensor_layout::{layout, relayout, relayout_threads, ArrayShape, DynLayout};
+use tensor_layout::{layout, relayout, relayout_threads, ArrayShape, DynLayout, Offsets};
 
 /// Both directions, element type chosen by the width.
 fn both(a: &str, b: &str) {
@@ -256,11 +257,82 @@ fn static_and_runtime_layouts_write_the_same_bytes() {
     same::<layout!(f32[1,1]{0,1:T(8,128)}), layout!(f32[1,1]), f32>();
 }
 
+/// Relayouts whose destination streams (9 to 12 MiB: above the threshold of every CPU, a quarter of the last-level
+/// cache capped at 8 MiB), checked exactly: every element against the offsets of both layouts (the library's
+/// `Offsets`, walked in logical order: a slot-by-slot reference costs seconds at these sizes), every slot no index
+/// reaches holding the padding value, nothing written outside the destination.
+fn streams_exactly<E: Scalar>(a: &str, b: &str, skew: usize) {
+    let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
+    let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());
+    let bits = E::BITS as u32;
+    let src: Vec<E> = pattern(ga.storage_elements(), bits).into_iter().map(E::from_scalar_bits).collect();
+    let guard = E::from_scalar_bits(0x33);
+    let n = gb.storage_elements();
+    let mut buf = vec![guard; n + skew + 1];
+    relayout(&View::new(&ga, &src[..]).unwrap(), &mut ViewMut::new(&gb, &mut buf[skew..skew + n]).unwrap()).unwrap();
+    let dst = &buf[skew..skew + n];
+    let mut reached = vec![false; n];
+    let offsets = Offsets::new(la.shape()).unwrap().zip(Offsets::new(lb.shape()).unwrap());
+    for (k, (x, y)) in offsets.enumerate() {
+        assert!(dst[y].to_scalar_bits() == src[x].to_scalar_bits(), "{a} -> {b} (skew {skew}): element {k}");
+        reached[y] = true;
+    }
+    let pad = lb.shape().padding_pattern();
+    let mask = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+    let stray = (0..n).find(|&y| !reached[y] && dst[y].to_scalar_bits() != pad & mask);
+    assert!(stray.is_none(), "{a} -> {b} (skew {skew}): padding slot {stray:?}");
+    let outside = buf[..skew].iter().chain(&buf[skew + n..]);
+    assert!(outside.into_iter().all(|x| x.to_scalar_bits() == guard.to_scalar_bits()), "{a} -> {b}: wrote outside");
+}
+
+/// Dimensions (two or three) of about `bytes` bytes of `w`-byte elements, and two TPU-like layouts of them.
+fn large_pair(w: usize) -> impl Strategy<Value = (Vec<usize>, String, String)> {
+    let target = (9usize << 20) / w;
+    (300usize..4000, 0usize..3, 0usize..20, any::<bool>())
+        .prop_map(move |(rows, batch, extra, flat)| {
+            let batch = [1, 2, 5][batch];
+            let cols = (target / batch).div_ceil(rows) + extra;
+            if flat || batch == 1 {
+                vec![rows * batch, cols]
+            } else {
+                vec![batch, rows, cols]
+            }
+        })
+        .prop_flat_map(|dims| (Just(dims.clone()), tpu_layout_strategy(dims.clone()), tpu_layout_strategy(dims)))
+}
+
 fn tpu_pair() -> impl Strategy<Value = (Vec<usize>, String, String)> {
     let size = prop_oneof![1 => 0usize..2, 4 => 2usize..40, 2 => 40usize..140];
     prop::collection::vec(size, 1..=4)
         .prop_filter("at most 60000 elements", |d| d.iter().product::<usize>() <= 60_000)
         .prop_flat_map(|dims| (Just(dims.clone()), tpu_layout_strategy(dims.clone()), tpu_layout_strategy(dims)))
+}
+
+proptest! {
+    #![proptest_config(Config { cases: 6, ..Config::default() })]
+
+    /// Random streamed relayouts between TPU-like layouts (the kernels' real thresholds: tiles down strips with
+    /// carried lines, the `lines` bands, chunks of repetitions), every element checked.
+    #[test]
+    fn random_large_relayouts_stream_exactly(
+        (ty, (dims, a, b)) in (0usize..4).prop_flat_map(|ty| (Just(ty), large_pair(1 << ty))),
+        skew in 0usize..3,
+    ) {
+        let (name, w) = [("u8", 1), ("bf16", 2), ("f32", 4), ("f64", 8)][ty];
+        let shape = |l: &str| format!("{name}[{}]{}", join(&dims), l.replace("{E}", ""));
+        let (a, b) = (shape(&a), shape(&b));
+        // Tile padding at most 16 MiB of storage (a transposed `(32,1)` tile pads a short dimension to 128).
+        let fits = |t: &str| {
+            DynLayout::parse(t).ok().and_then(|l| l.storage_elements().ok()).is_some_and(|n| n <= (16 << 20) / w)
+        };
+        prop_assume!(fits(&a) && fits(&b));
+        match w {
+            1 => streams_exactly::<u8>(&a, &b, skew),
+            2 => streams_exactly::<u16>(&a, &b, skew),
+            4 => streams_exactly::<u32>(&a, &b, skew),
+            _ => streams_exactly::<u64>(&a, &b, skew),
+        }
+    }
 }
 
 proptest! {
