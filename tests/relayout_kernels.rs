@@ -298,7 +298,23 @@ fn large_pair(w: usize) -> impl Strategy<Value = (Vec<usize>, String, String)> {
                 vec![batch, rows, cols]
             }
         })
-        .prop_flat_map(|dims| (Just(dims.clone()), tpu_layout_strategy(dims.clone()), tpu_layout_strategy(dims)))
+        .prop_flat_map(|dims| (Just(dims.clone()), large_layout(dims.clone()), large_layout(dims)))
+}
+
+/// A TPU-like layout of `dims`, half the time one of the tilings the SIMD kernels specialise in.
+fn large_layout(dims: Vec<usize>) -> impl Strategy<Value = String> {
+    let rank = dims.len();
+    let perm = Just((0..rank).collect::<Vec<usize>>()).prop_shuffle();
+    let tiles = prop::sample::select(vec!["", "", "T(8,128)", "T(8,128)(2,1)", "T(8,128)(4,1)", "T(32,128)(32,1)"]);
+    let kernels = (perm, tiles).prop_map(|(m2m, tiles)| {
+        let m: Vec<String> = m2m.iter().rev().map(|x| x.to_string()).collect();
+        if tiles.is_empty() {
+            format!("{{{}}}", m.join(","))
+        } else {
+            format!("{{{}:{tiles}}}", m.join(","))
+        }
+    });
+    prop_oneof![kernels, tpu_layout_strategy(dims)]
 }
 
 fn tpu_pair() -> impl Strategy<Value = (Vec<usize>, String, String)> {
