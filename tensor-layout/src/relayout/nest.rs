@@ -229,20 +229,12 @@ const fn find(modes: &[Mode], len: usize, n: Option<usize>, src: Option<isize>, 
 const fn plan_box<const M: usize>(modes: &mut [Mode], len: usize, size: usize) -> (Kernel, usize) {
     let len = simplify(modes, len);
     let mut saved = [NO_MODE; M];
-    let mut i = 0;
-    while i < len {
-        saved[i] = modes[i];
-        i += 1;
-    }
+    saved.split_at_mut(len).0.copy_from_slice(modes.split_at(len).0);
     // A transposed block is a unit only if its units transpose; otherwise plan again without it.
     match plan_modes(modes, len, size, true) {
         Some(planned) => planned,
         None => {
-            let mut i = 0;
-            while i < len {
-                modes[i] = saved[i];
-                i += 1;
-            }
+            modes.split_at_mut(len).0.copy_from_slice(saved.split_at(len).0);
             match plan_modes(modes, len, size, false) {
                 Some(planned) => planned,
                 None => (Kernel::Rows { len: 1 }, len),
