@@ -285,6 +285,16 @@ impl Axes {
         Some(axes)
     }
 
+    /// The digits of all dimensions together.
+    pub(crate) const fn digits(&self) -> usize {
+        let (mut n, mut d) = (0, 0);
+        while d < self.rank {
+            n += self.axes[d].digits;
+            d += 1;
+        }
+        n
+    }
+
     /// The dimensions' digit axes.
     pub(crate) fn axes(&self) -> &[Axis] {
         &self.axes[..self.rank]

@@ -38,8 +38,7 @@ const ROW_BYTES: usize = 64;
 pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
     // The arrays of the loops sized for the axes (zeroing the largest, 18 KiB, took a relayout of a few KiB a
     // fifth of its time): a box has at most one mode per digit, the dimensions at most two pieces per digit.
-    let digits: usize = axes.axes().iter().map(|a| a.digits).sum();
-    if digits <= FEW_MODES {
+    if axes.digits() <= FEW_MODES {
         execute_in::<E, FEW_MODES, { 2 * FEW_MODES }>(axes, region, io)
     } else {
         execute_in::<E, MAX_MODES, { 2 * MAX_MODES }>(axes, region, io)
@@ -102,13 +101,7 @@ fn execute_in<E: Scalar, const M: usize, const P: usize>(axes: &Axes, region: &R
 /// judged on the box of every digit of `region` (each digit whole, the top one as far as the region goes), for
 /// elements of `size` bytes. A `const fn`: two static layouts' grain is a constant ([`super::Grain::WHOLE`]).
 pub(super) const fn grain(axes: &Axes, region: &Region, size: usize) -> usize {
-    let mut digits = 0;
-    let mut d = 0;
-    while d < axes.rank {
-        digits += axes.axes[d].digits;
-        d += 1;
-    }
-    if digits <= FEW_MODES {
+    if axes.digits() <= FEW_MODES {
         grain_in::<FEW_MODES>(axes, region, size)
     } else {
         grain_in::<MAX_MODES>(axes, region, size)
