@@ -27,6 +27,7 @@ use layouts::{join, layout_strategy, tpu_layout_strategy};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 use relayout_check::{check, check_prepared, first_difference, pattern};
+use tensor_layout::digits::DigitPlan;
 use tensor_layout::view::{Geometry, Scalar, View, ViewMut};
 use tensor_layout::{layout, relayout, relayout_threads, ArrayShape, DynLayout, Offsets};
 
@@ -423,6 +424,11 @@ proptest! {
         let (dims, layout) = dims;
         let text = format!("f32[{}]{}", join(&dims), layout.replace("{E}", "").replace("{:}", ""));
         let s = ArrayShape::parse(&text).unwrap();
+        // Written into a plan that held another layout's (more) terms, the plan is the one returned: nothing of the
+        // earlier plan is left (plans compare all their room).
+        let mut reused = ArrayShape::parse("bf16[3,5,16,256]{3,2,1,0:T(8,128)(2,1)}").unwrap().digit_plan().unwrap();
+        prop_assert_eq!(s.digit_plan_into(&mut reused), s.digit_plan().is_some());
+        prop_assert_eq!(reused, s.digit_plan().unwrap_or(DigitPlan::EMPTY), "{}", text);
         if let Some(plan) = s.digit_plan() {
             for i in all_indices(&dims) {
                 prop_assert_eq!(plan.offset(&i), s.offset(&i).unwrap(), "{} at {:?}", text, i);

@@ -263,26 +263,52 @@ pub(crate) struct Axes {
     pub(crate) axes: [Axis; MAX_RANK],
 }
 
-const EMPTY_AXIS: Axis = Axis { digits: 0, bound: [1; MAX_DIGITS], src: [0; MAX_DIGITS], dst: [0; MAX_DIGITS] };
+/// The axes past the rank (never read): zeros, which fill fastest.
+const EMPTY_AXIS: Axis = Axis { digits: 0, bound: [0; MAX_DIGITS], src: [0; MAX_DIGITS], dst: [0; MAX_DIGITS] };
 
 impl Axes {
+    /// No dimensions: the start of [`Self::fill`].
+    pub(crate) const EMPTY: Axes = Axes { rank: 0, axes: [EMPTY_AXIS; MAX_RANK] };
+
     /// The common digits of `src` and `dst` over dimensions of sizes `dims`; `None` when some dimension's
     /// boundaries do not nest or offsets pass `isize`.
     pub(crate) const fn new(dims: &[usize], src: Side<'_>, dst: Side<'_>) -> Option<Axes> {
+        let mut axes = Axes::EMPTY;
+        if axes.fill(dims, src, dst) {
+            Some(axes)
+        } else {
+            None
+        }
+    }
+
+    /// [`Self::new`] in `room` (built where it is used, not copied: see [`Self::fill`]).
+    pub(crate) fn new_in<'a>(
+        room: &'a mut Option<Axes>,
+        dims: &[usize],
+        src: Side<'_>,
+        dst: Side<'_>,
+    ) -> Option<&'a Axes> {
+        let axes = room.insert(Axes::EMPTY);
+        axes.fill(dims, src, dst).then_some(axes)
+    }
+
+    /// [`Self::new`] written into `self` (6 KB: a runtime relayout builds it where it is used rather than copy
+    /// it); `false` when there are none (`self` then holds some dimensions, to be discarded).
+    pub(crate) const fn fill(&mut self, dims: &[usize], src: Side<'_>, dst: Side<'_>) -> bool {
         let rank = dims.len();
         if rank > MAX_RANK {
-            return None;
+            return false;
         }
-        let mut axes = Axes { rank, axes: [EMPTY_AXIS; MAX_RANK] };
+        self.rank = rank;
         let mut d = 0;
         while d < rank {
             match Axis::new(d, dims[d], src, dst) {
-                Some(axis) => axes.axes[d] = axis,
-                None => return None,
+                Some(axis) => self.axes[d] = axis,
+                None => return false,
             }
             d += 1;
         }
-        Some(axes)
+        true
     }
 
     /// The digits of all dimensions together.

@@ -25,6 +25,7 @@
 use core::fmt;
 
 use ::ndarray::{ArrayView, ArrayViewMut, Axis as NdAxis, Dimension};
+use tensor_layout_core::digits::DigitPlan;
 use tensor_layout_core::MAX_RANK;
 
 use crate::axes::{Axes, Side};
@@ -194,16 +195,19 @@ pub fn relayout_from_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
     }
     let stream = stream_worthwhile(core::mem::size_of_val(dst.data));
     fill_padding_before_writing(dst);
-    let plan = layout.shape().digit_plan();
-    let axes = plan.as_ref().and_then(|p| Axes::new(shape, Side::Strided(strides), Side::Digits(p)));
-    if let (Some(axes), Some(data)) = (&axes, src.as_slice_memory_order()) {
+    let (mut plan, mut room) = (DigitPlan::EMPTY, None);
+    let axes = match layout.shape().digit_plan_into(&mut plan) {
+        true => Axes::new_in(&mut room, shape, Side::Strided(strides), Side::Digits(&plan)),
+        false => None,
+    };
+    if let (Some(axes), Some(data)) = (axes, src.as_slice_memory_order()) {
         let mut io = Io { src: data, src_base: origin(shape, strides), dst: &mut *dst.data, dst_base: 0, stream };
         execute(axes, &Region::whole(shape), &mut io, None);
     } else if let Some(k) = shape.len().checked_sub(1).map(|_| lane_axis(shape, strides)) {
         let mut lanes = src.lanes(NdAxis(k)).into_iter();
         for_each_lane(shape, k, |index| {
             let Some(lane) = lanes.next() else { return };
-            if let (Some(axes), Some(data)) = (&axes, lane.as_slice()) {
+            if let (Some(axes), Some(data)) = (axes, lane.as_slice()) {
                 let base = -lane_offset(strides, k, index);
                 let mut io = Io { src: data, src_base: base, dst: &mut *dst.data, dst_base: 0, stream };
                 execute(axes, &lane_region(shape, k, index), &mut io, None);
@@ -252,16 +256,19 @@ pub fn relayout_to_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
     strides[..rank].copy_from_slice(dst.strides());
     let (shape, strides) = (&shape[..rank], &strides[..rank]);
     let stream = stream_worthwhile(dst.len() * core::mem::size_of::<E>());
-    let plan = layout.shape().digit_plan();
-    let axes = plan.as_ref().and_then(|p| Axes::new(shape, Side::Digits(p), Side::Strided(strides)));
-    if let (Some(axes), Some(data)) = (&axes, dst.as_slice_memory_order_mut()) {
+    let (mut plan, mut room) = (DigitPlan::EMPTY, None);
+    let axes = match layout.shape().digit_plan_into(&mut plan) {
+        true => Axes::new_in(&mut room, shape, Side::Digits(&plan), Side::Strided(strides)),
+        false => None,
+    };
+    if let (Some(axes), Some(data)) = (axes, dst.as_slice_memory_order_mut()) {
         let mut io = Io { src: src.data, src_base: 0, dst: data, dst_base: origin(shape, strides), stream };
         execute(axes, &Region::whole(shape), &mut io, None);
     } else if let Some(k) = rank.checked_sub(1).map(|_| lane_axis(shape, strides)) {
         let mut lanes = dst.lanes_mut(NdAxis(k)).into_iter();
         for_each_lane(shape, k, |index| {
             let Some(mut lane) = lanes.next() else { return };
-            if let (Some(axes), Some(data)) = (&axes, lane.as_slice_mut()) {
+            if let (Some(axes), Some(data)) = (axes, lane.as_slice_mut()) {
                 let base = -lane_offset(strides, k, index);
                 let mut io = Io { src: src.data, src_base: 0, dst: data, dst_base: base, stream };
                 execute(axes, &lane_region(shape, k, index), &mut io, None);

@@ -77,7 +77,8 @@ fn split<Src: ViewLayout, Dst: ViewLayout, E: Scalar + Send + Sync>(
     threads: usize,
 ) -> Result<(), RelayoutError> {
     let cut = if threads > 1 { cut(&dst.layout) } else { None };
-    let (Some((d, low, stride)), Some(axes)) = (cut, plan(&src.layout, &dst.layout)) else {
+    let mut room = None;
+    let (Some((d, low, stride)), Some(axes)) = (cut, plan(&src.layout, &dst.layout, &mut room)) else {
         return super::relayout(src, dst);
     };
     let stream = kernels::stream_worthwhile(core::mem::size_of_val(dst.data));
