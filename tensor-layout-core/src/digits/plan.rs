@@ -105,8 +105,9 @@ pub(crate) struct DigitWalk {
 }
 
 impl DigitPlan {
-    /// A plan of no terms, to be filled by [`ArrayShape::digit_plan_into`] (every plan's unused room holds
-    /// these zeros, so that plans compare by their terms).
+    /// A plan of no terms, to be filled by
+    /// [`ArrayShape::digit_plan_into`](crate::ArrayShape::digit_plan_into) (every plan's unused room holds these
+    /// zeros, so that plans compare by their terms).
     ///
     /// ```
     /// use tensor_layout_core::digits::DigitPlan;

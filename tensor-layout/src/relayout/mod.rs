@@ -298,7 +298,7 @@ fn run<'n, Src: ViewLayout, Dst: ViewLayout, E: Scalar>(
 /// The loop nests of a relayout between two layouts, if their digits nest: worked out at compile time for two
 /// static layouts (a relayout of small static arrays spent half its time working them out on every call), now
 /// for others, in `room` (the plans and nests built where they are used: copying them, 4.5 and 6 KB, took a
-/// runtime relayout of 256 bytes a third of its time).
+/// runtime relayout of 256 bytes half its time).
 fn plan<'a, Ls: ViewLayout, Ld: ViewLayout>(src: &Ls, dst: &Ld, room: &'a mut Option<Axes>) -> Option<&'a Axes> {
     if let Some(axes) = Pair::<Ls, Ld>::AXES {
         return axes.as_ref();
