@@ -171,6 +171,12 @@ fn large_relayouts_stream_exactly() {
         ("f32[1030,1100]", "f32[1030,1100]{0,1}"),
         ("f32[2048,1152]", "f32[2048,1152]{0,1}"), // bands of two-line runs (`lines`)
         ("f64[1024,1152]", "f64[1024,1152]{0,1}"), // bands of one-line runs
+        ("f32[9,64,4096]{1,2,0}", "f32[9,64,4096]"), // tight bands: 64 destination rows, from the registers
+        // 256 destination rows: tight bands where the source rows lie evenly apart in long groups, buffered ones
+        // where they do not.
+        ("f32[256,36,256]", "f32[256,36,256]{0,1,2}"),
+        ("f32[256,256,36]", "f32[256,256,36]{0,1,2}"),
+        ("f64[4608,256]", "f64[4608,256]{0,1}"), // tight bands of 8-byte units
         ("bf16[1032,2100]", "bf16[1032,2100]{1,0:T(8,128)(2,1)}"),
         ("bf16[1032,2100]", "bf16[1032,2100]{0,1:T(8,128)(2,1)}"),
         ("u8[2050,2100]", "u8[2050,2100]{1,0:T(8,128)(4,1)}"),

@@ -27,10 +27,12 @@
 //!   line into the next tile's first ([`out::Carry`]), so that every line but a row's first and last is
 //!   streamed whole (written as two partial lines, each with ordinary stores that read the line first, f32
 //!   `3000 x 5000` transposes ran at 0.38 of `memcpy`; carried, 0.81 on an AMD EPYC Zen 4). Units that are
-//!   2x2 or 4x4 blocks transposed inside get one shuffle each as they are loaded. Large streaming transposes of 4- and 8-byte units whose
-//!   destination rows lie a multiple of 64 bytes apart go band by band instead ([`lines`]): the source rows
-//!   whose transpose is a run of whole lines of each destination row (two for 4-byte units, one for 8),
-//!   completed in the first-level cache and streamed out whole (f32 transposes of 64 MiB from 0.57 of `memcpy` to 0.64, f64 0.65 to 0.76 on an AMD EPYC Zen 4);
+//!   2x2 or 4x4 blocks transposed inside get one shuffle each as they are loaded. Large streaming transposes of
+//!   4- and 8-byte units whose destination rows lie a multiple of 64 bytes apart go band by band instead
+//!   ([`lines`]): the source rows whose transpose is a line of each destination row, two register blocks
+//!   streamed straight out where the rows lie evenly apart (f32 `[64,64,4096]{1,2,0}` to `{2,1,0}` from 0.56 of
+//!   `memcpy` to 1.00 on an AMD EPYC Zen 4), else completed in the first-level cache and streamed out whole (f32
+//!   transposes of 64 MiB from 0.57 to 0.64, f64 0.65 to 0.76);
 //! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
 //!   stages per lane interleave `k` rows into `k` vectors of pieces, whose lanes `log2(k)` more stages put in
 //!   order; when the destination columns are adjacent they are gathered into runs as long as the destination
@@ -469,9 +471,9 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
             |_, r, lo, hi| unsafe {
                 let (start, end) = match full {
                     Some(avx2) if W == 4 || W == 8 => match lines::span::<W>(r, lo, hi, fj) {
-                        Some((start, end)) => {
-                            lines::bands::<W, L>(avx2, r, start, end, fj);
-                            (start, end)
+                        Some(span) => {
+                            lines::bands::<W, L>(avx2, r, span, fj);
+                            (span.start, span.end)
                         }
                         None => (hi, hi),
                     },

@@ -161,11 +161,48 @@ fn unzip_stage<I: Isa, const K: usize, const LEN: usize>(isa: I, v: [I::V; K], w
 #[inline]
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn micro_avx<const W: usize>(from: &[*const u8], x: usize, to: *mut u8, pitch: usize, inner: usize) {
+    // SAFETY: the caller's contract.
+    let v = unsafe { block_avx::<W>(from, x, inner) };
+    for (c, &x) in v.iter().enumerate().take(32 / W) {
+        // SAFETY: the caller's contract.
+        unsafe { _mm256_storeu_si256(to.add(c * pitch) as *mut __m256i, x) };
+    }
+}
+
+/// The block of [`micro_avx`] in registers: vector `c` (of the first `32 / W`) is column `c`'s 32 bytes.
+///
+/// # Safety
+/// `from[r] + x .. + 32` readable for `r < 32 / W`; `inner` is 1, or 2 with `W == 8`; the CPU runs AVX2.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn block_avx<const W: usize>(from: &[*const u8], x: usize, inner: usize) -> [__m256i; 8] {
+    // SAFETY: the caller's contract.
+    unsafe { block_avx_at::<W>(|r| from[r].add(x), inner) }
+}
+
+/// [`block_avx`] of the rows `base + r * stride` (rows evenly apart: their addresses computed, not loaded).
+///
+/// # Safety
+/// `base + r * stride .. + 32` readable for `r < 32 / W`; as [`block_avx`] otherwise.
+#[inline]
+#[target_feature(enable = "avx2")]
+pub(super) unsafe fn block_avx_strided<const W: usize>(base: *const u8, stride: isize, inner: usize) -> [__m256i; 8] {
+    // SAFETY: the caller's contract.
+    unsafe { block_avx_at::<W>(|r| base.offset(r as isize * stride), inner) }
+}
+
+/// [`block_avx`] of the rows at `row(r)`.
+///
+/// # Safety
+/// `row(r) .. + 32` readable for `r < 32 / W`; as [`block_avx`] otherwise.
+#[inline]
+#[target_feature(enable = "avx2")]
+unsafe fn block_avx_at<const W: usize>(row: impl Fn(usize) -> *const u8, inner: usize) -> [__m256i; 8] {
     let m = 32 / W;
     let mut v = [_mm256_setzero_si256(); 8];
     for r in 0..m {
         // SAFETY: the caller's contract.
-        v[r] = unsafe { _mm256_loadu_si256(from[r].add(x) as *const __m256i) };
+        v[r] = unsafe { _mm256_loadu_si256(row(r) as *const __m256i) };
         if W == 8 && inner == 2 {
             // 2x2 blocks of two-byte elements: the middle two of each 8 bytes swap.
             v[r] = _mm256_shufflehi_epi16::<0xd8>(_mm256_shufflelo_epi16::<0xd8>(v[r]));
@@ -176,10 +213,7 @@ pub(super) unsafe fn micro_avx<const W: usize>(from: &[*const u8], x: usize, to:
     } else {
         transpose4x8(&mut v);
     }
-    for (c, &x) in v.iter().enumerate().take(m) {
-        // SAFETY: the caller's contract.
-        unsafe { _mm256_storeu_si256(to.add(c * pitch) as *mut __m256i, x) };
-    }
+    v
 }
 
 /// Transposes 8 rows of 8 four-byte units in place (bit moves only).
