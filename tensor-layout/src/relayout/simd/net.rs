@@ -200,12 +200,12 @@ pub(super) unsafe fn block_avx_strided<const W: usize>(base: *const u8, stride: 
 unsafe fn block_avx_at<const W: usize>(row: impl Fn(usize) -> *const u8, inner: usize) -> [__m256i; 8] {
     let m = 32 / W;
     let mut v = [_mm256_setzero_si256(); 8];
-    for r in 0..m {
+    for (r, x) in v.iter_mut().enumerate().take(m) {
         // SAFETY: the caller's contract.
-        v[r] = unsafe { _mm256_loadu_si256(row(r) as *const __m256i) };
+        *x = unsafe { _mm256_loadu_si256(row(r) as *const __m256i) };
         if W == 8 && inner == 2 {
             // 2x2 blocks of two-byte elements: the middle two of each 8 bytes swap.
-            v[r] = _mm256_shufflehi_epi16::<0xd8>(_mm256_shufflelo_epi16::<0xd8>(v[r]));
+            *x = _mm256_shufflehi_epi16::<0xd8>(_mm256_shufflelo_epi16::<0xd8>(*x));
         }
     }
     if W == 4 {
