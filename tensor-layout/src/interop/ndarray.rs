@@ -153,6 +153,25 @@ fn lane_region(shape: &[usize], k: usize, index: &[usize]) -> Region {
     r
 }
 
+/// The loop nests between a strided array (`shape`, `strides`) and `layout`, the strided side the source when
+/// `from_strided`: `layout`'s digit plan built in `plan`, the nests in `room` (not copied: see
+/// `ArrayShape::digit_plan_into`); `None` when the layout has no plan or the digits do not nest.
+fn nests<'a, L: ViewLayout>(
+    layout: &L,
+    shape: &[usize],
+    strides: &[isize],
+    from_strided: bool,
+    plan: &'a mut DigitPlan,
+    room: &'a mut Option<Axes>,
+) -> Option<&'a Axes> {
+    if !layout.shape().digit_plan_into(plan) {
+        return None;
+    }
+    let (strided, digits) = (Side::Strided(strides), Side::Digits(plan));
+    let (src, dst) = if from_strided { (strided, digits) } else { (digits, strided) };
+    Axes::new_in(room, shape, src, dst)
+}
+
 /// The offset of a strided array's element at `index` (along every axis but `k`; 0 along `k`).
 fn lane_offset(strides: &[isize], k: usize, index: &[usize]) -> isize {
     (0..strides.len()).filter(|&d| d != k).map(|d| strides[d] * index[d] as isize).sum()
@@ -196,10 +215,7 @@ pub fn relayout_from_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
     let stream = stream_worthwhile(core::mem::size_of_val(dst.data));
     fill_padding_before_writing(dst);
     let (mut plan, mut room) = (DigitPlan::EMPTY, None);
-    let axes = match layout.shape().digit_plan_into(&mut plan) {
-        true => Axes::new_in(&mut room, shape, Side::Strided(strides), Side::Digits(&plan)),
-        false => None,
-    };
+    let axes = nests(&layout, shape, strides, true, &mut plan, &mut room);
     if let (Some(axes), Some(data)) = (axes, src.as_slice_memory_order()) {
         let mut io = Io { src: data, src_base: origin(shape, strides), dst: &mut *dst.data, dst_base: 0, stream };
         execute(axes, &Region::whole(shape), &mut io, None);
@@ -257,10 +273,7 @@ pub fn relayout_to_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
     let (shape, strides) = (&shape[..rank], &strides[..rank]);
     let stream = stream_worthwhile(dst.len() * core::mem::size_of::<E>());
     let (mut plan, mut room) = (DigitPlan::EMPTY, None);
-    let axes = match layout.shape().digit_plan_into(&mut plan) {
-        true => Axes::new_in(&mut room, shape, Side::Digits(&plan), Side::Strided(strides)),
-        false => None,
-    };
+    let axes = nests(&layout, shape, strides, false, &mut plan, &mut room);
     if let (Some(axes), Some(data)) = (axes, dst.as_slice_memory_order_mut()) {
         let mut io = Io { src: src.data, src_base: 0, dst: data, dst_base: origin(shape, strides), stream };
         execute(axes, &Region::whole(shape), &mut io, None);

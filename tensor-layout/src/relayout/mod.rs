@@ -303,14 +303,21 @@ fn plan<'a, Ls: ViewLayout, Ld: ViewLayout>(src: &Ls, dst: &Ld, room: &'a mut Op
     if let Some(axes) = Pair::<Ls, Ld>::AXES {
         return axes.as_ref();
     }
-    let (mut a, mut b) = (DigitPlan::EMPTY, DigitPlan::EMPTY);
+    // A runtime layout's plan is built (and its room filled) only for it.
+    let (mut a, mut b);
     let a = match Digits::<Ls>::STATIC {
         Some(plan) => plan.as_ref()?,
-        None => src.shape().digit_plan_into(&mut a).then_some(&a)?,
+        None => {
+            a = DigitPlan::EMPTY;
+            src.shape().digit_plan_into(&mut a).then_some(&a)?
+        }
     };
     let b = match Digits::<Ld>::STATIC {
         Some(plan) => plan.as_ref()?,
-        None => dst.shape().digit_plan_into(&mut b).then_some(&b)?,
+        None => {
+            b = DigitPlan::EMPTY;
+            dst.shape().digit_plan_into(&mut b).then_some(&b)?
+        }
     };
     Axes::new_in(room, dst.dims(), Side::Digits(a), Side::Digits(b))
 }

@@ -143,15 +143,15 @@ unsafe fn bands_of<const W: usize, const L: usize, const RUN: usize, const TIGHT
     let skew = aligning::<W, L>(b, b.ps.wrapping_offset(g.src_row(start)), 64, fj);
     let mut rows = g.src_rows(start);
     let mut from = [b.ps; 64];
+    // The destination rows of tight bands evenly apart (as `span` chose them; checked here too, once).
+    let dst_even = TIGHT && (fj <= g.nj0 || g.dj1 == g.nj0 as isize * g.dj0);
     let mut i = start;
     while i < end {
         for f in from.iter_mut().take(band) {
             *f = b.ps.wrapping_offset(rows.next());
         }
         // Tight bands whose rows lie evenly apart (checked: `band_lines` computes their addresses from the first).
-        let even = TIGHT
-            && (1..band).all(|r| from[r] == from[0].wrapping_offset(r as isize * g.si0))
-            && (fj <= g.nj0 || g.dj1 == g.nj0 as isize * g.dj0);
+        let even = dst_even && (1..band).all(|r| from[r] == from[0].wrapping_offset(r as isize * g.si0));
         let mut cols = g.dst_rows(0);
         let at = (i * W) as isize;
         let mut jb = 0;
