@@ -102,6 +102,11 @@ fn transposed_tiles_and_sub_tile_packing() {
     both("bf16[19,260]", "bf16[19,260]{1,0:T(16,128)(2,1)}");
     both("u8[37,390]", "u8[37,390]{1,0:T(8,128)(4,1)}");
     both("bf16[3,20,300]{2,1,0}", "bf16[3,20,300]{2,1,0:T(8,128)(2,1)}");
+    // Short rows that follow one another, prefetched a group's block at a time, with a partial tile whose
+    // columns (`nj % 8` of them left to the portable loops) interleave in one run.
+    both("bf16[64,500]", "bf16[64,500]{1,0:T(8,128)(2,1)}");
+    both("u8[96,1000]", "u8[96,1000]{1,0:T(32,128)(4,1)}");
+    both("bf16[48,2,512]{2,1,0}", "bf16[48,2,512]{2,1,0:T(16,128)(2,1)}");
 }
 
 #[test]
@@ -186,6 +191,9 @@ fn large_relayouts_stream_exactly() {
         ("bf16[1032,2176]{1,0:T(8,128)(2,1)}", "bf16[1032,2176]{0,1:T(8,128)(2,1)}"), // staged
         ("bf16[2056,2300]", "bf16[2056,2300]{0,1}"),
         ("u8[2050,4600]", "u8[2050,4600]{1,0:T(32,128)(4,1)}"),
+        // Short rows (1 KiB and less), each group of them prefetched as one block; partial tiles of 116 columns.
+        ("bf16[9500,500]", "bf16[9500,500]{1,0:T(8,128)(2,1)}"),
+        ("u8[9500,1000]", "u8[9500,1000]{1,0:T(32,128)(4,1)}"),
     ] {
         let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
         let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());

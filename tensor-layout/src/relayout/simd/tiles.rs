@@ -289,12 +289,55 @@ pub(super) unsafe fn interleave<I: Isa, const W: usize, const L: usize, const K:
     while group > 1 && (group * K > STREAMS || !b.reps.n.is_multiple_of(group)) {
         group -= 1;
     }
-    let reps = b.reps.n / group;
-    // Each source row is prefetched this far ahead of its reads: the kernel's share of the distance, a line at
-    // least.
+    // Short rows that follow one another, a group's rows a block of at most `b.short` bytes, are prefetched as one
+    // stream (see [`super::cache::Caches::short_block`]); longer rows each on its own.
+    let pitch = g.si0.unsigned_abs();
+    let short = g.si0 >= (b.nj * W) as isize
+        && b.nj * W * 2 >= pitch
+        && (K <= g.ni0 || g.si1 == g.ni0 as isize * g.si0)
+        && b.reps.src == (K * pitch) as isize
+        && group * K * pitch <= b.short;
+    // SAFETY: the caller's contract.
+    unsafe {
+        if short {
+            interleave_groups::<I, W, L, K, true>(isa, b, fj, group)
+        } else {
+            interleave_groups::<I, W, L, K, false>(isa, b, fj, group)
+        }
+    }
+}
+
+/// [`interleave`] by groups of `group` repetitions, the source prefetched as one stream when `SHORT` (a group's
+/// rows follow one another: the next group's block, as much of it per step as the step reads), else row by row
+/// (each row the group's share of the prefetch distance ahead, a line at least). Two functions, not a branch
+/// in the loop: with one, packing long rows ran 5-10% slower.
+///
+/// # Safety
+/// As [`interleave`], `group` dividing `b.reps.n`; with `SHORT`, rows and repetitions following one another.
+#[inline(always)]
+unsafe fn interleave_groups<I: Isa, const W: usize, const L: usize, const K: usize, const SHORT: bool>(
+    isa: I,
+    b: &Block,
+    fj: usize,
+    group: usize,
+) {
+    let g = &b.g;
     let ahead = ((b.prefetch / (group * K)) / 64 * 64).max(64) as isize;
+    let mut next = b.ps.wrapping_offset(group as isize * b.reps.src);
+    // Prefetches what a step of `units` columns reads, ahead of it.
+    let pitch = g.si0.unsigned_abs();
+    let mut before = |rows: &[*const u8; K], units: usize| {
+        if SHORT {
+            // The rows' share of the block, gaps between them included.
+            let bytes = (K * units * pitch).div_ceil(b.nj);
+            super::prefetch_run(next, bytes);
+            next = next.wrapping_add(bytes);
+        } else {
+            rows.iter().for_each(|row| prefetch(row.wrapping_offset(ahead)));
+        }
+    };
     let mut out = Runs::new(b.tile, RUN_BYTES, b.stream);
-    for r in 0..reps {
+    for r in 0..b.reps.n / group {
         let mut j1 = 0;
         while j1 < fj {
             let end = (j1 + g.nj0).min(fj);
@@ -307,15 +350,16 @@ pub(super) unsafe fn interleave<I: Isa, const W: usize, const L: usize, const K:
                 let to = rep.pd.wrapping_offset(g.dst_row(j1));
                 let mut jb = j1;
                 while jb + L * I::LANES <= end {
-                    for row in &rows {
-                        prefetch(row.wrapping_offset(ahead));
-                    }
+                    before(&rows, L * I::LANES);
                     // SAFETY: rows `0..K` at columns `jb .. jb + L * lanes <= fj` of the repetition, whose
                     // destination pieces follow one another from `to` (adjacent columns within one run of `nj0`).
                     unsafe { zip_piece::<I, W, L, K>(isa, &mut rows, &mut out, to.wrapping_add((jb - j1) * K * W)) };
                     jb += L * I::LANES;
                 }
                 while jb < end {
+                    if SHORT {
+                        before(&rows, L);
+                    }
                     // SAFETY: as above, `L` columns.
                     unsafe {
                         zip_piece::<Sse2, W, L, K>(Sse2, &mut rows, &mut out, to.wrapping_add((jb - j1) * K * W))
