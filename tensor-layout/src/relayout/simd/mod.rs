@@ -37,7 +37,9 @@
 //!   stages per lane interleave `k` rows into `k` vectors of pieces, whose lanes `log2(k)` more stages put in
 //!   order; when the destination columns are adjacent they are gathered into runs as long as the destination
 //!   allows (the repetitions that continue a run, the other row pairs of a tile, run with it), then written out
-//!   whole lines streamed;
+//!   whole lines streamed; short source rows that follow one another (a group's rows within half the first-level
+//!   cache: rows of 1 KiB) are prefetched as one stream, the next group's block while one is read
+//!   ([`Caches::short_block`]);
 //! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows (the lanes first put into
 //!   SSE2's order), every repetition of a chunk of source rows before the next chunk (the source is read in
 //!   order); up to four rows stored straight with ordinary stores, which the hardware prefetchers follow (see
