@@ -182,6 +182,8 @@ fn transposes_of_every_unit_width() {
     round_trip::<u16>(&["u16[9,10]", "u16[9,10]{0,1}"]); // 8x8
     round_trip::<[f64; 2]>(&["c128[3,2]", "c128[3,2]{0,1}"]); // 16-byte units
     round_trip::<u8>(&["pred[33,4]", "pred[33,4]{0,1:T(32,4)(32,1)}"]); // 32-byte units
+    round_trip::<u32>(&["f32[5,3,16]", "f32[5,3,16]{2,0,1}"]); // 64-byte units
+    round_trip::<u16>(&["bf16[3,5,64]", "bf16[3,5,64]{2,0,1}"]); // 128-byte units
 }
 
 /// The units AVX2 transposes in 8x8 and 4x4 blocks (`.ci/run` runs this test again built with AVX2), and the

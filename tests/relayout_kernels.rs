@@ -121,6 +121,19 @@ fn permutations_of_three_and_four_dimensions() {
     both("bf16[3,4,20,300]{3,2,1,0}", "bf16[3,4,20,300]{2,3,0,1:T(8,128)(2,1)}");
 }
 
+/// Permutations that keep a minor dimension of 64 or 128 bytes whole (attention heads, `[batch, seq, heads, 64]`
+/// to `[batch, heads, seq, 64]`): transposes of wide units, through the scratch tile; 256 bytes and more, block
+/// copies.
+#[test]
+fn transposes_of_wide_units() {
+    both("f32[40,50,16]", "f32[40,50,16]{2,0,1}"); // 64 bytes
+    both("f64[33,45,8]", "f64[33,45,8]{2,0,1}");
+    both("bf16[3,70,9,64]", "bf16[3,70,9,64]{3,1,2,0}"); // 128 bytes
+    both("u8[30,41,128]", "u8[30,41,128]{2,0,1}");
+    both("f32[7,300,5,32]", "f32[7,300,5,32]{3,1,2,0}");
+    both("f32[20,30,64]", "f32[20,30,64]{2,0,1}"); // 256 bytes: block copies
+}
+
 /// Layouts packed along different dimensions: the `k x k` blocks of `(2,1)` and `(4,1)` are units transposed
 /// inside (every supported element width: 2x2 bytes, bf16, f32, f64 and 4x4 bytes); larger blocks (`(8,1)`,
 /// `(32,1)`) go block by block through a scratch block (whole tiles of both sides, partial edge blocks, parts
@@ -194,6 +207,9 @@ fn large_relayouts_stream_exactly() {
         // Short rows (1 KiB and less), each group of them prefetched as one block; partial tiles of 116 columns.
         ("bf16[9500,500]", "bf16[9500,500]{1,0:T(8,128)(2,1)}"),
         ("u8[9500,1000]", "u8[9500,1000]{1,0:T(32,128)(4,1)}"),
+        // Wide units (64 and 128 bytes) transposed: attention heads' layouts.
+        ("bf16[4,1030,18,64]", "bf16[4,1030,18,64]{3,1,2,0}"),
+        ("f32[600,250,16]", "f32[600,250,16]{2,0,1}"),
     ] {
         let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
         let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());

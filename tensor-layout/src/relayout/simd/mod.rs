@@ -4,8 +4,8 @@
 //! reports ([`cache`]).
 //!
 //! A transpose of `w`-byte units moves unit `(i, j)` from source row `i` to destination row `j`
-//! ([`Transpose`]); the block repeats `reps.n` times. With `l = 16 / w` units per 16-byte lane (one for 16- and
-//! 32-byte units):
+//! ([`Transpose`]); the block repeats `reps.n` times. With `l = 16 / w` units per 16-byte lane (one for units of
+//! 16 to 128 bytes, copied whole in the tiles):
 //!
 //! - at least `l` units each way: tiles of 512 bytes along each destination row (more when the source rows are
 //!   short: as long as the scratch allows), transposed in register blocks into the scratch tile (a quarter of
@@ -234,7 +234,7 @@ const fn tile_units(w: usize) -> usize {
 
 /// Transposes the part of `tr` (source block at slot `a`, destination block at slot `b`, repeated `outer.n`
 /// times `outer.src` and `outer.dst` slots further) that whole SIMD blocks cover: units `(i, j)` with `i < di`
-/// and `j < dj`, returned. `(0, 0)` when no kernel applies (units wider than 32 bytes or not a power of two,
+/// and `j < dj`, returned. `(0, 0)` when no kernel applies (units wider than 128 bytes or not a power of two,
 /// both extents narrower than a vector) or the blocks are not within the slices.
 pub(super) fn transpose<E: Scalar>(
     src: &[E],
@@ -351,6 +351,8 @@ unsafe fn kernels(at: &Block, w: usize) -> (usize, usize) {
             8 => dispatch::<8, 2>(at),
             16 => plan::<Sse2, 16, 1>(Sse2, None, at),
             32 => plan::<Sse2, 32, 1>(Sse2, None, at),
+            64 => plan::<Sse2, 64, 1>(Sse2, None, at),
+            128 => plan::<Sse2, 128, 1>(Sse2, None, at),
             _ => (0, 0),
         }
     }

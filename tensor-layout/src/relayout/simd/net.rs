@@ -43,7 +43,7 @@ pub(super) unsafe fn micro<I: Isa, const W: usize, const L: usize>(
     }
 }
 
-/// One unit of one or more vectors (16 and 32 bytes: `1 x 1` blocks), copied with its block transposed inside.
+/// One unit of one or more vectors (16 to 128 bytes: `1 x 1` blocks), copied with its block transposed inside.
 ///
 /// # Safety
 /// `from .. + W` readable, `to .. + W` writable.
