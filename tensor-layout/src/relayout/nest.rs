@@ -16,9 +16,8 @@
 //!   tiles of whole units up to 128 bytes (the 32-row columns of a transposed `(32,1)` pred tile; attention
 //!   heads' rows of 64 bf16, `[batch, seq, heads, 64]` to `[batch, heads, seq, 64]`: as block copies of 128
 //!   bytes, each one's partial lines read before they are written, 0.37-0.49 of `memcpy`, transposed 0.61-0.67,
-//!   AMD EPYC Zen 4). Each side
-//!   may continue its contiguous mode with a second one (the next tile along), so that cache lines are read and
-//!   written whole;
+//!   AMD EPYC Zen 4). Each side may continue its contiguous mode with a second one (the next tile along), so
+//!   that cache lines are read and written whole;
 //! - anything else: unit by unit, as copies of `unit` slots along strided loops ([`Kernel::Rows`] again).
 //!
 //! The other modes loop outside the kernel, the mode with the smallest stride (on either side) innermost, so a
