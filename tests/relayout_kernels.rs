@@ -134,6 +134,18 @@ fn transposes_of_wide_units() {
     both("f32[20,30,64]", "f32[20,30,64]{2,0,1}"); // 256 bytes: block copies
 }
 
+/// Transposes of 3 to 8 rows or columns that no SIMD kernel takes (channels-last images and back): run by run.
+#[test]
+fn narrow_transposes() {
+    both("f32[2,3,10,17]", "f32[2,3,10,17]{1,3,2,0}"); // 3 channels last
+    both("f32[2,10,17,3]", "f32[2,10,17,3]{2,1,3,0}"); // and first
+    both("u8[3,3,20,30]", "u8[3,3,20,30]{1,3,2,0}");
+    both("bf16[2,5,7,90]", "bf16[2,5,7,90]{1,3,2,0}");
+    both("u16[700,6]", "u16[700,6]{0,1}");
+    both("f64[7,650]", "f64[7,650]{0,1}");
+    both("u8[2,7,600]{2,1,0}", "u8[2,7,600]{1,2,0:T(8,128)}"); // a partial tile's rows
+}
+
 /// Layouts packed along different dimensions: the `k x k` blocks of `(2,1)` and `(4,1)` are units transposed
 /// inside (every supported element width: 2x2 bytes, bf16, f32, f64 and 4x4 bytes); larger blocks (`(8,1)`,
 /// `(32,1)`) go block by block through a scratch block (whole tiles of both sides, partial edge blocks, parts
@@ -210,6 +222,7 @@ fn large_relayouts_stream_exactly() {
         // Wide units (64 and 128 bytes) transposed: attention heads' layouts.
         ("bf16[4,1030,18,64]", "bf16[4,1030,18,64]{3,1,2,0}"),
         ("f32[600,250,16]", "f32[600,250,16]{2,0,1}"),
+        ("f32[16,3,224,224]", "f32[16,3,224,224]{1,3,2,0}"), // 3 channels last
     ] {
         let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
         let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());
