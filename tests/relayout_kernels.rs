@@ -144,6 +144,9 @@ fn narrow_transposes() {
     both("u16[700,6]", "u16[700,6]{0,1}");
     both("f64[7,650]", "f64[7,650]{0,1}");
     both("u8[2,7,600]{2,1,0}", "u8[2,7,600]{1,2,0:T(8,128)}"); // a partial tile's rows
+
+    // Units that are 2x2 blocks transposed inside are not moved whole (found by the `relayout` fuzz target).
+    both("u8[7,21,16]{0,2,1:T(16,128)(2,1)pad(10,21,18:highest)}", "u8[7,21,16]{0,2,1:T(4,2)(1)pad(7,21,16:highest)}");
 }
 
 /// Layouts packed along different dimensions: the `k x k` blocks of `(2,1)` and `(4,1)` are units transposed

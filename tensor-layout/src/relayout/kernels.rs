@@ -232,11 +232,15 @@ const NARROW_STEP: usize = 512;
 /// The whole of a transpose with at most 8 rows, one after another in the destination's runs (channels-last
 /// images: `[n, 3, h, w]` to `[n, h, w, 3]`, which no SIMD kernel takes), or at most 8 columns, one after
 /// another in the source's (the reverse): run by run, a row (a column) at a time over a step of the run, slices
-/// whole. `false`, with nothing moved, for other shapes. (Unit by unit, `f32[64,3,224,224]` to `{1,3,2,0}` ran
-/// at 0.17-0.25 of `memcpy`.)
+/// whole. `false`, with nothing moved, for other shapes and for units that are blocks transposed inside. (Unit
+/// by unit, `f32[64,3,224,224]` to `{1,3,2,0}` ran at 0.17-0.25 of `memcpy`.)
 fn narrow<E: Scalar>(io: &mut Io<'_, '_, E>, a: isize, b: isize, tr: &Transpose) -> bool {
     let (ni, nj) = tr.extents();
     let u = tr.unit;
+    // Units moved whole: not blocks transposed inside.
+    if tr.inner > 1 {
+        return false;
+    }
     // Few rows: for each column, the rows' units follow one another in the destination.
     if ni <= 8 && ni <= tr.i[0].n && tr.j[0].dst == (ni * u) as isize {
         let steps = Steps { n: nj, group: tr.j[0].n, at: |j| b + tr.dst_row(j) };
