@@ -78,16 +78,22 @@ impl Transpose {
     /// The source offset of row `i` (unit `(i, 0)`), relative to the block.
     #[inline(always)]
     pub(crate) fn src_row(&self, i: usize) -> isize {
-        let n = self.i[0].n.max(1);
-        (i % n) as isize * self.i[0].src + (i / n) as isize * self.i[1].src
+        two_level(&self.i, |m| m.src, i)
     }
 
     /// The destination offset of column `j` (unit `(0, j)`), relative to the block.
     #[inline(always)]
     pub(crate) fn dst_row(&self, j: usize) -> isize {
-        let n = self.j[0].n.max(1);
-        (j % n) as isize * self.j[0].dst + (j / n) as isize * self.j[1].dst
+        two_level(&self.j, |m| m.dst, j)
     }
+}
+
+/// The offset on one side (`side`) of index `k` along two modes: digit `k % n` of the first (`n` its extent),
+/// `k / n` of the second.
+#[inline(always)]
+fn two_level(modes: &[Mode; 2], side: impl Fn(&Mode) -> isize, k: usize) -> isize {
+    let n = modes[0].n.max(1);
+    (k % n) as isize * side(&modes[0]) + (k / n) as isize * side(&modes[1])
 }
 
 /// The slots `at + sum(k[m] * modes[m].x) + 0..len` reach, for every `k[m] < modes[m].n`, as a range of slot
@@ -314,8 +320,8 @@ fn gather<E: Scalar>(out: &mut [E], from: &[E], stride: usize, offset: usize, u:
 }
 
 /// Units `(i, j)` of a transpose for `i` and `j` in the ranges, in square blocks, each block's row and column
-/// offsets worked out once (a division per block and side, not per unit: channels-last images, `[n, 3, h, w]` to
-/// `[n, h, w, 3]`, whose three rows no SIMD kernel takes, ran at 0.17 of `memcpy` dividing per unit).
+/// offsets worked out once per block, not per unit (channels-last images, `[n, 3, h, w]` to `[n, h, w, 3]`, ran
+/// at 0.17 of `memcpy` so, before [`narrow`] took them).
 fn units<E: Scalar>(
     io: &mut Io<'_, '_, E>,
     a: isize,
@@ -360,19 +366,11 @@ fn units<E: Scalar>(
     }
 }
 
-/// The offsets `at + side(modes[0]) * (k % n) + side(modes[1]) * (k / n)` of `k = first, first + 1, ..` into
-/// `out` (`n = modes[0].n`): one division, then steps.
+/// The offsets `at + two_level(modes, side, k)` of `k = first, first + 1, ..` into `out`.
 #[inline(always)]
 fn offsets(out: &mut [isize], first: usize, modes: [Mode; 2], side: impl Fn(&Mode) -> isize, at: isize) {
-    let n = modes[0].n.max(1);
-    let (s0, s1) = (side(&modes[0]), side(&modes[1]));
-    let (mut low, mut high) = (first % n, first / n);
-    for o in out {
-        *o = at + low as isize * s0 + high as isize * s1;
-        low += 1;
-        if low == n {
-            (low, high) = (0, high + 1);
-        }
+    for (k, o) in (first..).zip(out) {
+        *o = at + two_level(&modes, &side, k);
     }
 }
 
