@@ -216,9 +216,11 @@ fn interleaves_and_deinterleaves() {
     round_trip::<u32>(&["f32[8,8]", "f32[8,8]{1,0:T(8,4)(2,1)}"]); // pairs of 4 bytes
     round_trip::<u16>(&["bf16[2,8,16]", "bf16[2,8,16]{2,1,0:T(8,8)(2,1)}"]); // pairs, repeated blocks
 
-    // A partial tile's 12 columns interleaved in one run, the last 4 left to the portable loops; short rows
+    // A partial tile's 12 columns interleaved in one run, the last 4 unit by unit in the kernel; short rows
     // following one another (prefetched as one block: no prefetch runs under Miri, the addresses are computed).
     round_trip::<u16>(&["bf16[8,28]", "bf16[8,28]{1,0:T(8,16)(2,1)}"]);
+    // Quads of bytes: a partial tile's 28 columns, the last 12 unit by unit.
+    round_trip::<u8>(&["u8[8,60]", "u8[8,60]{1,0:T(8,32)(4,1)}"]);
 }
 
 /// Streaming transposes that complete destination lines a band at a time (`lines`): destination rows 384 bytes

@@ -221,6 +221,9 @@ pub(super) fn transpose<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, t
     #[cfg(not(target_arch = "x86_64"))]
     let (di, dj) = (0, 0);
     // What SIMD left: the columns past `dj` of the rows it did, and the rows past `di`.
+    if (di, dj) == (ni, nj) {
+        return;
+    }
     for k in 0..outer.n as isize {
         let (a, b) = (s + k * outer.src, t + k * outer.dst);
         if (di, dj) == (0, 0) && narrow(io, a, b, tr) {

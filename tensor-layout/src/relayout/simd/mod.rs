@@ -36,14 +36,14 @@
 //! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
 //!   stages per lane interleave `k` rows into `k` vectors of pieces, whose lanes `log2(k)` more stages put in
 //!   order; when the destination columns are adjacent they are gathered into runs as long as the destination
-//!   allows (the repetitions that continue a run, the other row pairs of a tile, run with it), then written out
-//!   whole lines streamed; short source rows that follow one another (a group's rows within half the first-level
+//!   allows (the repetitions that continue a run, the other row pairs of a tile, run with it; a partial tile's
+//!   last columns unit by unit), then written out whole lines streamed; short source rows that follow one another (a group's rows within half the first-level
 //!   cache: rows of 1 KiB) are prefetched as one stream, the next group's block while one is read
 //!   ([`Caches::short_block`]);
 //! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows (the lanes first put into
 //!   SSE2's order), every repetition of a chunk of source rows before the next chunk (the source is read in
 //!   order); up to four rows stored straight with ordinary stores, which the hardware prefetchers follow (see
-//!   [`tiles::deinterleave`]); through the scratch tile for more.
+//!   [`zip::deinterleave`]); through the scratch tile for more.
 //!
 //! Memory sees long runs on both sides: streaming stores scattered over many lines, or reads and writes that
 //! jump to another page every line, run at a fifth of the speed of long runs. What the blocks do not cover
@@ -68,11 +68,13 @@ mod lines;
 mod net;
 mod out;
 mod tiles;
+mod zip;
 
 use cache::{Caches, SCRATCH_MAX};
 use isa::{unblocks, Avx2, Avx512, Isa, Level, Sse2};
 use out::put;
-use tiles::{block_shape, deinterleave, deinterleave_wide, interleave, interleave_pieces, tile_rows, tiles};
+use tiles::{block_shape, tile_rows, tiles};
+use zip::{deinterleave, deinterleave_wide, interleave, interleave_pieces};
 
 /// The store fence that orders streaming stores.
 #[inline]
@@ -505,29 +507,29 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         (0, 0)
     } else if nj >= L && ni < L {
         let fj = nj / L * L;
-        // Adjacent in runs of whole vectors, or in one run whatever its length (a partial tile's columns: the last
-        // `nj % L` of them left to the portable loops; column by column, bf16 rows of 500 packed into
+        // Adjacent in runs of whole vectors, or in one run whatever its length (a partial tile's columns, the
+        // last `nj % L` of them unit by unit in the kernel; column by column, bf16 rows of 500 packed into
         // `(8,128)(2,1)` tiles ran at 0.22 of `memcpy`).
         let adjacent = b.g.dj0 == (ni * W) as isize && (b.g.nj0.is_multiple_of(L) || nj <= b.g.nj0);
         // SAFETY: a part of the caller's block, `ni` rows; the columns adjacent where `interleave` runs.
         unsafe {
             match (ni, adjacent) {
-                (2, true) => interleave::<I, W, L, 2>(isa, b, fj),
-                (4, true) if L > 4 => interleave::<I, W, L, 4>(isa, b, fj),
-                (8, true) if L > 8 => interleave::<I, W, L, 8>(isa, b, fj),
+                (2, true) => interleave::<I, W, L, 2>(isa, b, nj),
+                (4, true) if L > 4 => interleave::<I, W, L, 4>(isa, b, nj),
+                (8, true) if L > 8 => interleave::<I, W, L, 8>(isa, b, nj),
                 (2, false) => (0..b.reps.n).for_each(|k| interleave_pieces::<W, L, 2>(&b.rep(k), fj)),
                 (4, false) if L > 4 => (0..b.reps.n).for_each(|k| interleave_pieces::<W, L, 4>(&b.rep(k), fj)),
                 (8, false) if L > 8 => (0..b.reps.n).for_each(|k| interleave_pieces::<W, L, 8>(&b.rep(k), fj)),
                 _ => return (0, 0),
             }
         }
-        (ni, fj)
+        (ni, if adjacent { nj } else { fj })
     } else if ni >= L && nj < L {
         let fi = ni / L * L;
         // SAFETY: a part of the caller's block (every repetition, in chunks of whole `L`-row steps), `nj` columns.
         unsafe {
             // Chunks within one group of `ni0` rows (a tile's row pairs), so that the repetitions read it in order.
-            let mut chunk = (tiles::CHUNK_BYTES / (nj * W)).max(L) / L * L;
+            let mut chunk = (zip::CHUNK_BYTES / (nj * W)).max(L) / L * L;
             while b.g.ni0.is_multiple_of(L) && !b.g.ni0.is_multiple_of(chunk) {
                 chunk -= L;
             }

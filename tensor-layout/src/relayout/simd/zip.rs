@@ -1,0 +1,405 @@
+//! The loops of the interleaves and deinterleaves of narrow blocks (fewer than a lane's units one way: the row
+//! pairs of `(2,1)`, the quads of `(4,1)`), generic over the instruction set ([`Isa`]); see the parent module.
+#![allow(unsafe_code)]
+
+use super::isa::{Isa, Sse2};
+use super::net::{prefetch, unzip_rows, zip_rows};
+use super::out::{put, write_out};
+use super::{tile_units, Block, Walk};
+
+/// Pieces of a destination gathered in the scratch tile while they follow one another in the destination, then
+/// written out as one run ([`put`]: whole lines streamed when asked).
+struct Runs {
+    stream: bool,
+    tile: *mut u8,
+    cap: usize,
+    start: *mut u8,
+    len: usize,
+}
+
+impl Runs {
+    /// Runs gathered in `cap` bytes of the scratch tile from `tile`.
+    fn new(tile: *mut u8, cap: usize, stream: bool) -> Runs {
+        Runs { stream, tile, cap, start: tile, len: 0 }
+    }
+
+    /// Where to put the next `n` bytes of the destination, which go to `to`: the end of the gathered run when
+    /// `to` continues it and the tile has room, else the start of the tile once the run is written out.
+    ///
+    /// # Safety
+    /// Every run gathered lies in the destination (writable); `n` is at most `cap`.
+    #[inline(always)]
+    unsafe fn next(&mut self, to: *mut u8, n: usize) -> *mut u8 {
+        if to != self.start.wrapping_add(self.len) || self.len + n > self.cap {
+            // SAFETY: the caller's contract.
+            unsafe { self.flush() };
+            self.start = to;
+        }
+        let at = self.tile.wrapping_add(self.len);
+        self.len += n;
+        at
+    }
+
+    /// Writes out the gathered run.
+    ///
+    /// # Safety
+    /// As [`Runs::next`].
+    #[inline(always)]
+    unsafe fn flush(&mut self) {
+        if self.len > 0 {
+            // SAFETY: the run lies in the destination (the caller's contract) and was gathered in the tile.
+            unsafe { put(self.start, self.tile, self.len, self.stream) };
+        }
+        self.len = 0;
+    }
+}
+
+/// The most source rows an [`interleave`] reads at once (`K` per repetition interleaved together): the eight
+/// quads of a `(32,128)(4,1)` tile together, 32 rows of 128 bytes per tile, ran at 0.6 of `memcpy` on an AMD EPYC,
+/// two at a time at 1.0-1.1.
+const STREAMS: usize = 8;
+
+/// Bytes of the scratch tile a run of [`Runs`] gathers at most: runs this long stream as well as longer ones, and
+/// stay in the first-level cache.
+const RUN_BYTES: usize = 4096;
+
+/// `K < L` source rows interleaved, over `fj` columns, into a destination whose columns are adjacent in runs of
+/// `nj0` (a multiple of `L`, or one run; `dj0 == K * W`): `L * lanes` columns at a time, the last `fj % L` unit
+/// by unit ([`zip_tail`]), gathered into runs ([`Runs`]). The repetitions that continue one another in the destination (the other row pairs of a
+/// `(2,1)` tile, the other quads of a `(4,1)` tile) run run by run, all of them per run: the destination is
+/// then written in order, in one long run per row of tiles.
+///
+/// # Safety
+/// As [`super::plan`], with `ni == K`; the columns adjacent as above.
+#[inline(always)]
+pub(super) unsafe fn interleave<I: Isa, const W: usize, const L: usize, const K: usize>(isa: I, b: &Block, fj: usize) {
+    let g = &b.g;
+    let run = g.nj0 * K * W;
+    let mut group = if b.reps.dst == run as isize { b.reps.n } else { 1 };
+    while group > 1 && (group * K > STREAMS || !b.reps.n.is_multiple_of(group)) {
+        group -= 1;
+    }
+    // Short rows that follow one another, a group's rows a block of at most `b.short` bytes, are prefetched as one
+    // stream (see [`super::cache::Caches::short_block`]); longer rows each on its own.
+    let pitch = g.si0.unsigned_abs();
+    let short = g.si0 >= (b.nj * W) as isize
+        && b.nj * W * 2 >= pitch
+        && (K <= g.ni0 || g.si1 == g.ni0 as isize * g.si0)
+        && b.reps.src == (K * pitch) as isize
+        && group * K * pitch <= b.short;
+    // SAFETY: the caller's contract.
+    unsafe {
+        if short {
+            interleave_groups::<I, W, L, K, true>(isa, b, fj, group)
+        } else {
+            interleave_groups::<I, W, L, K, false>(isa, b, fj, group)
+        }
+    }
+}
+
+/// [`interleave`] by groups of `group` repetitions, the source prefetched as one stream when `SHORT` (a group's
+/// rows follow one another: the next group's block, as much of it per step as the step reads), else row by row
+/// (each row the group's share of the prefetch distance ahead, a line at least). Two functions, not a branch
+/// in the loop: with one, packing long rows ran 5-10% slower.
+///
+/// # Safety
+/// As [`interleave`], `group` dividing `b.reps.n`; with `SHORT`, rows and repetitions following one another.
+#[inline(always)]
+unsafe fn interleave_groups<I: Isa, const W: usize, const L: usize, const K: usize, const SHORT: bool>(
+    isa: I,
+    b: &Block,
+    fj: usize,
+    group: usize,
+) {
+    let g = &b.g;
+    let ahead = ((b.prefetch / (group * K)) / 64 * 64).max(64) as isize;
+    let mut next = b.ps.wrapping_offset(group as isize * b.reps.src);
+    // Prefetches what a step of `units` columns reads, ahead of it.
+    let pitch = g.si0.unsigned_abs();
+    let mut before = |rows: &[*const u8; K], units: usize| {
+        if SHORT {
+            // The rows' share of the block, gaps between them included.
+            let bytes = (K * units * pitch).div_ceil(b.nj);
+            super::prefetch_run(next, bytes);
+            next = next.wrapping_add(bytes);
+        } else {
+            rows.iter().for_each(|row| prefetch(row.wrapping_offset(ahead)));
+        }
+    };
+    let mut out = Runs::new(b.tile, RUN_BYTES, b.stream);
+    for r in 0..b.reps.n / group {
+        let mut j1 = 0;
+        while j1 < fj {
+            let end = (j1 + g.nj0).min(fj);
+            for k in 0..group {
+                let rep = b.rep(r * group + k);
+                let mut rows = [rep.ps; K];
+                for (q, row) in rows.iter_mut().enumerate() {
+                    *row = rep.ps.wrapping_offset(g.src_row(q) + (j1 * W) as isize);
+                }
+                let to = rep.pd.wrapping_offset(g.dst_row(j1));
+                let mut jb = j1;
+                while jb + L * I::LANES <= end {
+                    before(&rows, L * I::LANES);
+                    // SAFETY: rows `0..K` at columns `jb .. jb + L * lanes <= fj` of the repetition, whose
+                    // destination pieces follow one another from `to` (adjacent columns within one run of `nj0`).
+                    unsafe { zip_piece::<I, W, L, K>(isa, &mut rows, &mut out, to.wrapping_add((jb - j1) * K * W)) };
+                    jb += L * I::LANES;
+                }
+                while jb + L <= end {
+                    if SHORT {
+                        before(&rows, L);
+                    }
+                    // SAFETY: as above, `L` columns.
+                    unsafe {
+                        zip_piece::<Sse2, W, L, K>(Sse2, &mut rows, &mut out, to.wrapping_add((jb - j1) * K * W))
+                    };
+                    jb += L;
+                }
+                if jb < end {
+                    if SHORT {
+                        before(&rows, end - jb);
+                    }
+                    // SAFETY: as above, the last `end - jb < L` columns.
+                    unsafe { zip_tail::<W, K>(&rows, &mut out, to.wrapping_add((jb - j1) * K * W), end - jb) };
+                }
+            }
+            j1 = end;
+        }
+    }
+    // SAFETY: the last run gathered lies in the destination.
+    unsafe { out.flush() };
+}
+
+/// `K < L` source rows interleaved, `L` columns at a time over `fj` (a multiple of `L`), into a destination
+/// whose columns are not adjacent: each column's `K` units copied on their own.
+///
+/// # Safety
+/// As [`super::plan`], with `ni == K`, one repetition.
+#[inline(always)]
+pub(super) unsafe fn interleave_pieces<const W: usize, const L: usize, const K: usize>(b: &Block, fj: usize) {
+    let per = L / K; // columns per vector
+    let piece = K * W; // bytes per column
+    let g = &b.g;
+    let mut rows = [0isize; K];
+    for (r, row) in rows.iter_mut().enumerate() {
+        *row = g.src_row(r);
+    }
+    let mut cols = g.dst_rows(0);
+    let mut jb = 0;
+    while jb < fj {
+        // SAFETY: rows `0..K` and columns `jb..jb + L <= fj` of the block (the caller's contract).
+        unsafe {
+            let mut v = [Sse2.zero(); K];
+            for (x, &row) in v.iter_mut().zip(&rows) {
+                *x = Sse2.load(b.ps.offset(row + (jb * W) as isize));
+            }
+            for &x in &zip_rows::<Sse2, K, W>(Sse2, v) {
+                let mut buf = [0u8; 16];
+                Sse2.store(buf.as_mut_ptr(), x);
+                for c in 0..per {
+                    let to = b.pd.offset(cols.next());
+                    core::ptr::copy_nonoverlapping(buf.as_ptr().add(c * piece), to, piece);
+                }
+            }
+        }
+        jb += L;
+    }
+}
+
+/// One step of [`interleave`]: `L * lanes` columns of the `K` rows (advanced past them) zipped into `K` vectors
+/// of pieces, which go to the destination at `to` (through `out`).
+///
+/// # Safety
+/// The rows' next `16 * lanes` bytes readable; `to .. + K * 16 * lanes` in the destination.
+#[inline(always)]
+unsafe fn zip_piece<J: Isa, const W: usize, const L: usize, const K: usize>(
+    isa: J,
+    rows: &mut [*const u8; K],
+    out: &mut Runs,
+    to: *mut u8,
+) {
+    let mut v = [isa.zero(); K];
+    for (x, row) in v.iter_mut().zip(rows.iter_mut()) {
+        // SAFETY: the caller's contract.
+        *x = unsafe { isa.load(*row) };
+        *row = row.wrapping_add(16 * J::LANES);
+    }
+    // Pieces in each lane, then lanes in order: vector `q` holds the destination's bytes `q * 16 * lanes ..`.
+    let v = zip_rows::<J, K, 16>(isa, zip_rows::<J, K, W>(isa, v));
+    // SAFETY: the caller's contract; the scratch tile holds `RUN_BYTES >= K * 16 * lanes`.
+    unsafe {
+        let at = out.next(to, K * 16 * J::LANES);
+        for (q, &x) in v.iter().enumerate() {
+            isa.store(at.add(q * 16 * J::LANES), x);
+        }
+    }
+}
+
+/// The last `n < L` columns of an [`interleave`]'s `K` rows, unit by unit, to the destination at `to` (through
+/// `out`): in the kernel, the run they end is written out whole (left to the portable loops, the last columns
+/// of a partial tile cost a call per row pair: a tenth of bf16 `[60000,500]`'s packing into `(8,128)(2,1)`).
+///
+/// # Safety
+/// The rows' next `n * W` bytes readable; `to .. + n * K * W` in the destination; `n * K * W` at most
+/// [`RUN_BYTES`].
+#[inline(always)]
+unsafe fn zip_tail<const W: usize, const K: usize>(rows: &[*const u8; K], out: &mut Runs, to: *mut u8, n: usize) {
+    // SAFETY: the caller's contract: unit `c < n` of row `q` to unit `c * K + q` of the run.
+    unsafe {
+        let at = out.next(to, n * K * W);
+        for c in 0..n {
+            for (q, row) in rows.iter().enumerate() {
+                core::ptr::copy_nonoverlapping(row.add(c * W), at.add((c * K + q) * W), W);
+            }
+        }
+    }
+}
+
+/// `K <= 4` destination rows deinterleaved, `L * lanes` source rows at a time over source rows `lo .. hi`
+/// (multiples of `L`), one repetition; the rows past the last whole step in SSE2 steps of `L`. Straight to the
+/// destination with ordinary stores, streaming or not.
+///
+/// [`super::by_chunks`] runs the repetitions of a chunk of [`CHUNK_BYTES`] one after the other: they are the
+/// other row pairs of a `(2,1)` tile, the other quad of a `(4,1)` tile, so the source is read in order, a tile
+/// at a time. (A whole row of tiles per repetition read each tile four times, 512 bytes at a time, at a fifth of
+/// the speed of `memcpy` on an AMD EPYC.) Each destination row then takes a piece per chunk, with ordinary stores
+/// even where the relayout streams: the few destination rows are written in order, which the hardware
+/// prefetchers follow. Gathered into runs in the scratch tile and streamed out whole lines, bf16 `(2,1)`
+/// untiling ran at 0.61 of `memcpy` on an Intel Xeon where ordinary stores ran at 0.90; on an AMD EPYC Zen 4,
+/// at 0.37-0.81 (0.13-0.25 in one run of three) where ordinary stores ran at 0.66-0.73 every run, and at half
+/// their speed into rows that are not a multiple of 64 bytes long (`bf16[5000,6600]`).
+///
+/// # Safety
+/// As [`super::plan`], with `nj == K`, over source rows `lo .. hi`, one repetition.
+#[inline(always)]
+pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const K: usize>(
+    isa: I,
+    b: &Block,
+    lo: usize,
+    hi: usize,
+) {
+    let g = &b.g;
+    let adjacent = g.si0 == (K * W) as isize && g.ni0.is_multiple_of(L);
+    let mut cols = [0isize; K];
+    for (j, c) in cols.iter_mut().enumerate() {
+        *c = g.dst_row(j);
+    }
+    // Where destination row `j` takes the units from `ib`.
+    let to = |j: usize, ib: usize| b.pd.wrapping_offset(cols[j] + (ib * W) as isize);
+    let mut rows = g.src_rows(lo);
+    let mut ib = lo;
+    if adjacent && g.ni0.is_multiple_of(L * I::LANES) {
+        while ib + L * I::LANES <= hi {
+            // SAFETY: rows `ib .. ib + L * lanes <= hi` (one after another: `ib` and `ni0` are multiples of the
+            // step, which never crosses a group) and columns `0..K` of the block (the caller's contract).
+            let v = unsafe {
+                let base = b.ps.offset(rows.next_by(L * I::LANES));
+                let mut v = [isa.zero(); K];
+                for (q, x) in v.iter_mut().enumerate() {
+                    *x = isa.load(base.add(16 * I::LANES * q));
+                }
+                // Lanes into the SSE2 order (lane `k` of vector `m`: piece `k * K + m`), then each lane's rows.
+                unzip_rows::<I, K, W>(isa, unzip_rows::<I, K, 16>(isa, v))
+            };
+            for (j, &x) in v.iter().enumerate() {
+                // SAFETY: destination row `j < K` at units `ib .. ib + L * lanes <= hi`.
+                unsafe { isa.store(to(j, ib), x) };
+            }
+            ib += L * I::LANES;
+        }
+    }
+    while ib < hi {
+        // SAFETY: rows `ib .. ib + L <= hi` and columns `0..K` of the block (the caller's contract); with
+        // `adjacent` the `L` rows lie one after another.
+        let v = unsafe { unzip_rows::<Sse2, K, W>(Sse2, read_rows::<W, L, K>(b.ps, &mut rows, adjacent)) };
+        for (j, &x) in v.iter().enumerate() {
+            // SAFETY: destination row `j < K` at units `ib .. ib + L <= hi`.
+            unsafe { Sse2.store(to(j, ib), x) };
+        }
+        ib += L;
+    }
+}
+
+/// Source bytes per repetition of one chunk of a [`deinterleave`].
+pub(super) const CHUNK_BYTES: usize = 1024;
+
+/// `K < L` destination rows deinterleaved, `L` source rows at a time over `fi` (a multiple of `L`), through
+/// the scratch tile (more destination rows than sequential streams run well).
+///
+/// # Safety
+/// As [`super::plan`], with `nj == K`, one repetition.
+#[inline(always)]
+pub(super) unsafe fn deinterleave_wide<const W: usize, const L: usize, const K: usize>(b: &Block, fi: usize) {
+    let piece = K * W; // bytes per source row
+    let g = &b.g;
+    let adjacent = g.si0 == piece as isize && g.ni0.is_multiple_of(L);
+    let ti = (b.scratch / piece).min(tile_units(W) * 4) / L * L;
+    let mut rows = g.src_rows(0);
+    // The source rows the prefetch distance ahead, prefetched: tiles make many short runs, which the hardware
+    // prefetchers do not follow.
+    let (steps, distance) = (if adjacent { fi / L } else { 0 }, (b.prefetch / (L * piece)).max(1));
+    let mut ahead = rows;
+    for _ in 0..distance.min(steps) {
+        ahead.next_by(L);
+    }
+    let mut step = 0;
+    let mut it = 0;
+    while it < fi {
+        let te = (it + ti).min(fi);
+        let mut ib = it;
+        while ib < te {
+            if step + distance < steps {
+                prefetch(b.ps.wrapping_offset(ahead.next_by(L)));
+            }
+            step += 1;
+            // SAFETY: rows `ib..ib + L <= fi` and columns `0..K` of the block (the caller's contract); with
+            // `adjacent` the `L` rows lie one after another. Scratch row `j < K` at units `ib - it .. + L <= ti`,
+            // within the scratch (`K * ti * W` is at most its size).
+            unsafe {
+                let v = unzip_rows::<Sse2, K, W>(Sse2, read_rows::<W, L, K>(b.ps, &mut rows, adjacent));
+                for (j, &x) in v.iter().enumerate() {
+                    Sse2.store(b.tile.add(j * ti * W + (ib - it) * W), x);
+                }
+            }
+            ib += L;
+        }
+        // SAFETY: destination rows `0..K` at units `it .. te <= fi` (the caller's contract), from the scratch
+        // rows written just above.
+        unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W, None) };
+        it = te;
+    }
+}
+
+/// The next `L` source rows of a deinterleave (`K` units each, from `ps`) as `K` vectors, `rows` stepped past
+/// them.
+///
+/// # Safety
+/// The `L` rows from `rows` lie within the block (`K * W` bytes each); with `adjacent` they follow one another.
+#[inline(always)]
+unsafe fn read_rows<const W: usize, const L: usize, const K: usize>(
+    ps: *const u8,
+    rows: &mut Walk,
+    adjacent: bool,
+) -> [core::arch::x86_64::__m128i; K] {
+    let piece = K * W;
+    let mut v = [Sse2.zero(); K];
+    // SAFETY: the caller's contract.
+    unsafe {
+        if adjacent {
+            let base = ps.offset(rows.next_by(L));
+            for (q, x) in v.iter_mut().enumerate() {
+                *x = Sse2.load(base.add(16 * q));
+            }
+        } else {
+            let mut buf = [0u8; 256];
+            for r in 0..L {
+                core::ptr::copy_nonoverlapping(ps.offset(rows.next()), buf.as_mut_ptr().add(r * piece), piece);
+            }
+            for (q, x) in v.iter_mut().enumerate() {
+                *x = Sse2.load(buf.as_ptr().add(16 * q));
+            }
+        }
+    }
+    v
+}
