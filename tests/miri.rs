@@ -219,7 +219,7 @@ fn interleaves_and_deinterleaves() {
     // A partial tile's 12 columns interleaved in one run, the last 4 unit by unit in the kernel; short rows
     // following one another (prefetched as one block: no prefetch runs under Miri, the addresses are computed).
     round_trip::<u16>(&["bf16[8,28]", "bf16[8,28]{1,0:T(8,16)(2,1)}"]);
-    // Quads of bytes: a partial tile's 28 columns, the last 12 unit by unit.
+    // Quads of bytes: a partial tile's 28 columns, the last 12 unit by unit (interleaved, and deinterleaved back).
     round_trip::<u8>(&["u8[8,60]", "u8[8,60]{1,0:T(8,32)(4,1)}"]);
 }
 

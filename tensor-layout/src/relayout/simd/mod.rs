@@ -526,7 +526,8 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         (ni, if adjacent { nj } else { fj })
     } else if ni >= L && nj < L {
         let fi = ni / L * L;
-        // SAFETY: a part of the caller's block (every repetition, in chunks of whole `L`-row steps), `nj` columns.
+        // SAFETY: a part of the caller's block (every repetition, in chunks of whole `L`-row steps but the last),
+        // `nj` columns.
         unsafe {
             // Chunks within one group of `ni0` rows (a tile's row pairs), so that the repetitions read it in order.
             let mut chunk = (zip::CHUNK_BYTES / (nj * W)).max(L) / L * L;
@@ -534,13 +535,16 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 chunk -= L;
             }
             match nj {
-                2 => by_chunks(b, fi, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 2>(isa, r, lo, hi)),
-                4 if L > 4 => by_chunks(b, fi, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 4>(isa, r, lo, hi)),
-                8 if L > 8 => (0..b.reps.n).for_each(|k| deinterleave_wide::<W, L, 8>(&b.rep(k), fi)),
+                2 => by_chunks(b, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 2>(isa, r, lo, hi)),
+                4 if L > 4 => by_chunks(b, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 4>(isa, r, lo, hi)),
+                8 if L > 8 => {
+                    (0..b.reps.n).for_each(|k| deinterleave_wide::<W, L, 8>(&b.rep(k), fi));
+                    return (fi, nj);
+                }
                 _ => return (0, 0),
             }
         }
-        (fi, nj)
+        (ni, nj)
     } else {
         (0, 0)
     }

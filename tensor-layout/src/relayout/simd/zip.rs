@@ -257,8 +257,8 @@ unsafe fn zip_tail<const W: usize, const K: usize>(rows: &[*const u8; K], out: &
 }
 
 /// `K <= 4` destination rows deinterleaved, `L * lanes` source rows at a time over source rows `lo .. hi`
-/// (multiples of `L`), one repetition; the rows past the last whole step in SSE2 steps of `L`. Straight to the
-/// destination with ordinary stores, streaming or not.
+/// (`lo` a multiple of `L`), one repetition; the rows past the last whole step in SSE2 steps of `L`, the last
+/// `(hi - lo) % L` unit by unit. Straight to the destination with ordinary stores, streaming or not.
 ///
 /// [`super::by_chunks`] runs the repetitions of a chunk of [`CHUNK_BYTES`] one after the other: they are the
 /// other row pairs of a `(2,1)` tile, the other quad of a `(4,1)` tile, so the source is read in order, a tile
@@ -309,7 +309,7 @@ pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const 
             ib += L * I::LANES;
         }
     }
-    while ib < hi {
+    while ib + L <= hi {
         // SAFETY: rows `ib .. ib + L <= hi` and columns `0..K` of the block (the caller's contract); with
         // `adjacent` the `L` rows lie one after another.
         let v = unsafe { unzip_rows::<Sse2, K, W>(Sse2, read_rows::<W, L, K>(b.ps, &mut rows, adjacent)) };
@@ -318,6 +318,18 @@ pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const 
             unsafe { Sse2.store(to(j, ib), x) };
         }
         ib += L;
+    }
+    // The last `hi - ib < L` rows (a partial tile's last columns), unit by unit.
+    while ib < hi {
+        // SAFETY: source row `ib < hi` at columns `0..K`, destination rows `0..K` at unit `ib` (the caller's
+        // contract).
+        unsafe {
+            let from = b.ps.offset(rows.next());
+            for j in 0..K {
+                core::ptr::copy_nonoverlapping(from.add(j * W), to(j, ib), W);
+            }
+        }
+        ib += 1;
     }
 }
 
