@@ -231,6 +231,8 @@ fn large_relayouts_stream_exactly() {
         ("u8[2050,4600]", "u8[2050,4600]{1,0:T(32,128)(4,1)}"),
         // Short rows (1 KiB and less), each group of them prefetched as one block; partial tiles of 116 columns.
         ("bf16[9500,500]", "bf16[9500,500]{1,0:T(8,128)(2,1)}"),
+        // Rows of 1 KiB unpacked a row of tiles at a time, gathered into one run.
+        ("bf16[9500,512]", "bf16[9500,512]{1,0:T(8,128)(2,1)}"),
         ("u8[9500,1000]", "u8[9500,1000]{1,0:T(32,128)(4,1)}"),
         // Wide units (64 and 128 bytes) transposed: attention heads' layouts.
         ("bf16[4,1030,18,64]", "bf16[4,1030,18,64]{3,1,2,0}"),

@@ -43,7 +43,8 @@
 //! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows (the lanes first put into
 //!   SSE2's order), every repetition of a chunk of source rows before the next chunk (the source is read in
 //!   order); up to four rows stored straight with ordinary stores, which the hardware prefetchers follow (see
-//!   [`zip::deinterleave`]); through the scratch tile for more.
+//!   [`zip::deinterleave`]), or, short rows that follow one another, gathered into one run in the scratch tile
+//!   and streamed out; through the scratch tile for more.
 //!
 //! Memory sees long runs on both sides: streaming stores scattered over many lines, or reads and writes that
 //! jump to another page every line, run at a fifth of the speed of long runs. What the blocks do not cover
@@ -527,21 +528,34 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
     } else if ni >= L && nj < L {
         let fi = ni / L * L;
         // SAFETY: a part of the caller's block (every repetition, in chunks of whole `L`-row steps but the last),
-        // `nj` columns.
+        // `nj` columns, written to the destination or, gathered, to the same offsets in the tile.
         unsafe {
             // Chunks within one group of `ni0` rows (a tile's row pairs), so that the repetitions read it in order.
             let mut chunk = (zip::CHUNK_BYTES / (nj * W)).max(L) / L * L;
             while b.g.ni0.is_multiple_of(L) && !b.g.ni0.is_multiple_of(chunk) {
                 chunk -= L;
             }
+            // Short destination rows that follow one another, every repetition's after the last (a row of tiles
+            // unpacked into rows of 1 KiB), are one run: gathered in the first-level cache and written out whole.
+            let run = b.reps.n * nj * ni * W;
+            let gathered = b.stream
+                && run <= b.short.min(b.scratch)
+                && b.reps.dst == (nj * ni * W) as isize
+                && (0..nj).all(|j| b.g.dst_row(j) == (j * ni * W) as isize);
+            let into = if gathered { Block { pd: b.tile, ..*b } } else { Block { ..*b } };
             match nj {
-                2 => by_chunks(b, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 2>(isa, r, lo, hi)),
-                4 if L > 4 => by_chunks(b, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 4>(isa, r, lo, hi)),
+                2 => by_chunks(&into, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 2>(isa, r, lo, hi)),
+                4 if L > 4 => by_chunks(&into, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 4>(isa, r, lo, hi)),
                 8 if L > 8 => {
                     (0..b.reps.n).for_each(|k| deinterleave_wide::<W, L, 8>(&b.rep(k), fi));
                     return (fi, nj);
                 }
                 _ => return (0, 0),
+            }
+            if gathered {
+                // The run lies in the destination (every row of every repetition, one after another from `pd`),
+                // and the deinterleaves just wrote it whole into the tile (`run` bytes, at most `scratch`).
+                put(b.pd, b.tile, run, true);
             }
         }
         (ni, nj)
