@@ -536,10 +536,11 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 chunk -= L;
             }
             // Short destination rows that follow one another, every repetition's after the last (a row of tiles
-            // unpacked into rows of 1 KiB), are one run: gathered in the first-level cache and written out whole.
+            // unpacked into rows of 1 KiB), are one run: gathered in the scratch tile (32 KiB at most, `SMALL`)
+            // and written out whole.
             let run = b.reps.n * nj * ni * W;
             let gathered = b.stream
-                && run <= b.short.min(b.scratch)
+                && run <= b.scratch.min(SMALL)
                 && b.reps.dst == (nj * ni * W) as isize
                 && (0..nj).all(|j| b.g.dst_row(j) == (j * ni * W) as isize);
             let into = if gathered { Block { pd: b.tile, ..*b } } else { Block { ..*b } };

@@ -272,8 +272,10 @@ unsafe fn zip_tail<const W: usize, const K: usize>(rows: &[*const u8; K], out: &
 /// their speed into rows that are not a multiple of 64 bytes long (`bf16[5000,6600]`). Short destination rows
 /// that follow one another, every repetition's after the last (a row of `(2,1)` tiles unpacked into rows of
 /// 1 KiB: 8 KiB of destination), are different: [`super::plan`] points the kernel at the scratch tile, where the
-/// whole run is gathered in the first-level cache, and streams it out at once (bf16 `[65536,512]` from 0.50-0.55
-/// of `memcpy`, ordinary stores reading every line first, to 0.81-1.17 on an AMD EPYC Zen 4).
+/// whole run (up to 32 KiB) is gathered, and streams it out at once (bf16 `[65536,512]` from 0.50-0.55 of
+/// `memcpy`, ordinary stores reading every line first, to 0.81-1.32; u8 `[65536,1024]` out of `(32,128)(4,1)`,
+/// 32 KiB a row of tiles, 0.49-0.56 to 0.84-0.86 on an AMD EPYC Zen 4; gathered only up to 16 KiB, half the
+/// first-level cache, 0.49-0.56 still).
 ///
 /// # Safety
 /// As [`super::plan`], with `nj == K`, over source rows `lo .. hi`, one repetition.
