@@ -225,6 +225,8 @@ fn interleaves_and_deinterleaves() {
     round_trip::<u16>(&["bf16[8,28]", "bf16[8,28]{1,0:T(8,16)(2,1)}"]);
     // Short rows unpacked a row of tiles at a time: gathered into one run in the scratch tile, streamed out.
     round_trip::<u16>(&["bf16[16,64]", "bf16[16,64]{1,0:T(8,32)(2,1)}"]);
+    // With a partial tile: the whole tiles' rows have gaps between them, stored straight.
+    round_trip::<u16>(&["bf16[16,72]", "bf16[16,72]{1,0:T(8,32)(2,1)}"]);
     // Quads of bytes: a partial tile's 28 columns, the last 12 unit by unit (interleaved, and deinterleaved back).
     round_trip::<u8>(&["u8[8,60]", "u8[8,60]{1,0:T(8,32)(4,1)}"]);
 }

@@ -204,13 +204,16 @@ fn transposes_carry_partial_lines_down_the_strips() {
 
 /// Interleaves and deinterleaves of pairs, quads and eights: the repetitions that continue a destination run
 /// (the other row pairs and quads of a tile), taller tiles, partial tiles (their last columns unit by unit),
-/// short rows unpacked a row of tiles at a time into one run gathered in the scratch tile.
+/// short rows unpacked a row of tiles at a time, gathered in the scratch tile and written out as one run (with
+/// gaps between them, a partial tile's columns apart, stored straight).
 #[test]
 fn interleaves_at_every_level() {
     both("bf16[16,64]", "bf16[16,64]{1,0:T(8,32)(2,1)}");
     both("bf16[24,384]", "bf16[24,384]{1,0:T(8,128)(2,1)}");
     both("u8[64,512]", "u8[64,512]{1,0:T(32,128)(4,1)}");
     both("u8[64,1024]", "u8[64,1024]{1,0:T(32,128)(4,1)}"); // 32 KiB a row of tiles
+    both("bf16[24,300]", "bf16[24,300]{1,0:T(8,128)(2,1)}"); // short rows with gaps: stored straight
+    both("u8[64,300]", "u8[64,300]{1,0:T(32,128)(4,1)}");
     both("u8[16,256]", "u8[16,256]{1,0:T(8,128)(4,1)}");
     both("bf16[40,300]", "bf16[40,300]{1,0:T(8,128)(2,1)}");
     both("bf16[19,260]", "bf16[19,260]{1,0:T(16,128)(2,1)}");
