@@ -21,7 +21,8 @@
 //! - anything else: unit by unit, as copies of `unit` slots along strided loops ([`Kernel::Rows`] again).
 //!
 //! The other modes loop outside the kernel, the mode with the smallest stride (on either side) innermost, so a
-//! cache line one kernel call leaves partly used is used up by the next calls. A region of several boxes (whole
+//! cache line one kernel call leaves partly used is used up by the next calls; between block copies' loops that
+//! continue the runs, the source's innermost (each call reads one block in order). A region of several boxes (whole
 //! tiles and a partial one) larger than the second-level cache holds goes band by band ([`bands`]), so that the
 //! source is read from memory once, not once per box.
 
@@ -360,6 +361,20 @@ const fn plan_modes(modes: &mut [Mode], mut len: usize, size: usize, blocks: boo
         modes[k] = m;
         i += 1;
     }
+    // Block copies between a loop that continues the runs in the source and one that continues them in the
+    // destination (tiles and rows): the source's innermost, so that each call reads one block in order and writes
+    // its pieces apart (unpacking `T(8,128)` tiles, a tile's rows a call, ran at 0.75-0.9 of `memcpy` reading a
+    // row of every tile per call, 1.3-1.4 so on an AMD EPYC Zen 4), unless it has fewer than 8 steps (rows of
+    // 1 KiB cut into two tiles each: 0.6-0.7 so, 0.9-0.95 writing one tile's rows a call).
+    if let Kernel::Rows { len: unit } = kernel {
+        if len >= 2 {
+            let (a, b) = (modes[len - 2], modes[len - 1]);
+            if a.src == unit as isize && b.dst == unit as isize && a.n >= 8 {
+                modes[len - 2] = b;
+                modes[len - 1] = a;
+            }
+        }
+    }
     Some((kernel, len))
 }
 
@@ -448,6 +463,38 @@ mod tests {
         let mut m = [Mode { n: 4, src: 12, dst: 12 }, Mode { n: 3, src: 4, dst: 4 }, Mode { n: 4, src: 1, dst: 1 }];
         assert_eq!(simplify(&mut m, 3), 1);
         assert_eq!(m[0], Mode { n: 48, src: 1, dst: 1 });
+    }
+
+    /// Block copies between tiles and rows: the loop that continues the source's runs innermost (a call reads a
+    /// block in order), unless it has fewer than 8 steps.
+    #[test]
+    fn block_copies_read_in_order() {
+        // f32 `{1,0:T(8,128)}` -> `{1,0}` of 4096 x 4096: `c % 128` the unit; `r % 8` continues it in the source
+        // (a tile's rows), `c / 128` in the destination (a row's tiles).
+        let unpack = [
+            Mode { n: 512, src: 32768, dst: 32768 },
+            Mode { n: 8, src: 128, dst: 4096 },
+            Mode { n: 32, src: 1024, dst: 128 },
+            Mode { n: 128, src: 1, dst: 1 },
+        ];
+        // The same cut the other way (row-major into tiles), rows of 4096 and of 256 (two tiles a row).
+        let pack = |cols: usize| {
+            [
+                Mode { n: 512, src: 8 * cols as isize, dst: 8 * cols as isize },
+                Mode { n: 8, src: cols as isize, dst: 128 },
+                Mode { n: cols / 128, src: 128, dst: 1024 },
+                Mode { n: 128, src: 1, dst: 1 },
+            ]
+        };
+        for (mut m, inner) in [
+            (unpack, Mode { n: 8, src: 128, dst: 4096 }),
+            (pack(4096), Mode { n: 32, src: 128, dst: 1024 }),
+            (pack(256), Mode { n: 8, src: 256, dst: 128 }),
+        ] {
+            let (k, len) = plan_box::<MAX_MODES>(&mut m, 4, 4);
+            assert!(matches!(k, Kernel::Rows { len: 128 }), "{k:?}");
+            assert_eq!((len, m[len - 1]), (3, inner));
+        }
     }
 
     #[test]
