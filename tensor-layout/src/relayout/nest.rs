@@ -366,13 +366,11 @@ const fn plan_modes(modes: &mut [Mode], mut len: usize, size: usize, blocks: boo
     // its pieces apart (unpacking `T(8,128)` tiles, a tile's rows a call, ran at 0.75-0.9 of `memcpy` reading a
     // row of every tile per call, 1.3-1.4 so on an AMD EPYC Zen 4), unless it has fewer than 8 steps (rows of
     // 1 KiB cut into two tiles each: 0.6-0.7 so, 0.9-0.95 writing one tile's rows a call).
-    if let Kernel::Rows { len: unit } = kernel {
-        if len >= 2 {
-            let (a, b) = (modes[len - 2], modes[len - 1]);
-            if a.src == unit as isize && b.dst == unit as isize && a.n >= 8 {
-                modes[len - 2] = b;
-                modes[len - 1] = a;
-            }
+    if let (Kernel::Rows { len: unit }, 2..) = (kernel, len) {
+        let (a, b) = (modes[len - 2], modes[len - 1]);
+        if a.src == unit as isize && b.dst == unit as isize && a.n >= 8 {
+            modes[len - 2] = b;
+            modes[len - 1] = a;
         }
     }
     Some((kernel, len))
