@@ -41,6 +41,10 @@ const MAX_MODES: usize = MAX_RANK * MAX_DIGITS;
 /// Units of more than this many bytes are copied as blocks; smaller ones are transposed (see the module).
 const WIDE_UNIT_BYTES: usize = 128;
 
+/// The largest block a call of block copies reads in order, its pieces written apart (see [`plan_modes`]): a
+/// tile of `T(16,128)` f32, within half a first-level cache.
+const IN_ORDER_BYTES: usize = 16 << 10;
+
 /// Copies every index of `region` from source to destination offsets, as the axes say: band by band where
 /// [`bands`] says so.
 pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
@@ -365,10 +369,11 @@ const fn plan_modes(modes: &mut [Mode], mut len: usize, size: usize, blocks: boo
     // destination (tiles and rows): the source's innermost, so that each call reads one block in order and writes
     // its pieces apart (unpacking `T(8,128)` tiles, a tile's rows a call, ran at 0.75-0.9 of `memcpy` reading a
     // row of every tile per call, 1.3-1.4 so on an AMD EPYC Zen 4), unless it has fewer than 8 steps (rows of
-    // 1 KiB cut into two tiles each: 0.6-0.7 so, 0.9-0.95 writing one tile's rows a call).
+    // 1 KiB cut into two tiles each: 0.6-0.7 so, 0.9-0.95 writing one tile's rows a call) or its block is more
+    // than [`IN_ORDER_BYTES`] (f32 `[256,256,256]` to `{1,0,2}`, 256 KiB blocks: 0.60-0.65 so, 0.68-0.73 not).
     if let (Kernel::Rows { len: unit }, 2..) = (kernel, len) {
         let (a, b) = (modes[len - 2], modes[len - 1]);
-        if a.src == unit as isize && b.dst == unit as isize && a.n >= 8 {
+        if a.src == unit as isize && b.dst == unit as isize && a.n >= 8 && a.n * unit * size <= IN_ORDER_BYTES {
             modes[len - 2] = b;
             modes[len - 1] = a;
         }
@@ -493,6 +498,16 @@ mod tests {
             assert!(matches!(k, Kernel::Rows { len: 128 }), "{k:?}");
             assert_eq!((len, m[len - 1]), (3, inner));
         }
+        // f32 `[256,256,256]` to `{1,0,2}`: blocks of 256 KiB read in order are more than `IN_ORDER_BYTES`, so the
+        // destination's loop stays innermost.
+        let mut m = [
+            Mode { n: 256, src: 65536, dst: 256 },
+            Mode { n: 256, src: 256, dst: 65536 },
+            Mode { n: 256, src: 1, dst: 1 },
+        ];
+        let (k, len) = plan_box::<MAX_MODES>(&mut m, 3, 4);
+        assert!(matches!(k, Kernel::Rows { len: 256 }), "{k:?}");
+        assert_eq!((len, m[1]), (2, Mode { n: 256, src: 65536, dst: 256 }));
     }
 
     #[test]
