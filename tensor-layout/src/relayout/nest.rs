@@ -68,10 +68,15 @@ pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '
 /// read the whole source again from memory: bf16 `[60000,500]` ran at 0.40 of `memcpy`.) The dimension and the
 /// band's height (a multiple of the dimension's top digit: whole tiles of both sides), or `None`.
 fn bands(axes: &Axes, region: &Region, size: usize) -> Option<(usize, usize)> {
-    let budget = band_bytes()?;
     let rank = axes.rank;
     let extent = |d: usize| region.hi[d].saturating_sub(region.lo[d]);
     let bytes = (0..rank).fold(size, |b, d| b.saturating_mul(extent(d)));
+    // Below twice the smallest band, without asking the caches (the staged blocks of 32 KiB come here by the
+    // thousand).
+    if bytes <= 64 << 10 {
+        return None;
+    }
+    let budget = band_bytes()?;
     if bytes <= 2 * budget {
         return None;
     }
