@@ -185,16 +185,6 @@ fn many_digits() {
     both("f32[3,3,3,3,3,3,3,3,3]", "f32[3,3,3,3,3,3,3,3,3]{0,1,2,3,4,5,6,7,8:T(2,2,2,2,2,2,2,2,2)}");
 }
 
-/// Regions of more than one box (whole and partial tiles) of more than 512 KiB (twice the largest band: a
-/// quarter of the second-level cache, 32-256 KiB) go band by band across the dimension outermost in the source, each band every box:
-/// bands of whole row tiles with a partial one last, bands of single indices of an untiled dimension.
-#[test]
-fn partial_tiles_in_bands() {
-    both("bf16[700,500]", "bf16[700,500]{1,0:T(8,128)(2,1)}");
-    both("f32[600,300]", "f32[600,300]{1,0:T(8,128)}");
-    both("f32[3,300,300]{2,1,0}", "f32[3,300,300]{1,2,0:T(8,128)}");
-}
-
 #[test]
 fn sizes_zero_and_one() {
     both("f32[0,300]", "f32[0,300]{0,1:T(8,128)}");

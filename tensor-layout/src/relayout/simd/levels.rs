@@ -202,6 +202,19 @@ fn transposes_carry_partial_lines_down_the_strips() {
     });
 }
 
+/// Regions of whole and partial tiles larger than twice a band (a quarter of the L2: 32 KiB with a 128 KiB L2) go
+/// band by band across the dimension outermost in the source, every box of a band before the next band: bands of
+/// whole rows of tiles with a partial one last, bands of single indices of an untiled dimension.
+#[test]
+fn partial_tiles_in_bands() {
+    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, last: 2 << 20 };
+    scoped(&OVERRIDE, Some(small), || {
+        both("bf16[100,500]", "bf16[100,500]{1,0:T(8,128)(2,1)}");
+        both("f32[100,300]", "f32[100,300]{1,0:T(8,128)}");
+        both("f32[3,40,300]{2,1,0}", "f32[3,40,300]{1,2,0:T(8,128)}");
+    });
+}
+
 /// Interleaves and deinterleaves of pairs, quads and eights: the repetitions that continue a destination run
 /// (the other row pairs and quads of a tile), taller tiles, partial tiles (their last columns unit by unit),
 /// short rows unpacked a row of tiles at a time, gathered in the scratch tile and written out as one run (with
