@@ -37,9 +37,9 @@
 //!   stages per lane interleave `k` rows into `k` vectors of pieces, whose lanes `log2(k)` more stages put in
 //!   order; when the destination columns are adjacent they are gathered into runs as long as the destination
 //!   allows (the repetitions that continue a run, the other row pairs of a tile, run with it; a partial tile's
-//!   last columns unit by unit), then written out whole lines streamed; short source rows that follow one another (a group's rows within half the first-level
-//!   cache: rows of 1 KiB) are prefetched as one stream, the next group's block while one is read
-//!   ([`Caches::short_block`]);
+//!   last columns unit by unit), then written out whole lines streamed; short source rows that follow one
+//!   another (a group's rows within half the first-level cache: rows of 1 KiB) are prefetched as one stream, the
+//!   next group's block while one is read ([`Caches::short_block`]);
 //! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows (the lanes first put into
 //!   SSE2's order), every repetition of a chunk of source rows before the next chunk (the source is read in
 //!   order); up to four rows stored straight with ordinary stores, which the hardware prefetchers follow (see
@@ -543,7 +543,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 && run <= b.scratch.min(SMALL)
                 && b.reps.dst == (nj * ni * W) as isize
                 && (0..nj).all(|j| b.g.dst_row(j) == (j * ni * W) as isize);
-            let into = if gathered { Block { pd: b.tile, ..*b } } else { Block { ..*b } };
+            let into = Block { pd: if gathered { b.tile } else { b.pd }, ..*b };
             match nj {
                 2 => by_chunks(&into, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 2>(isa, r, lo, hi)),
                 4 if L > 4 => by_chunks(&into, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 4>(isa, r, lo, hi)),

@@ -65,9 +65,9 @@ const RUN_BYTES: usize = 4096;
 
 /// `K < L` source rows interleaved, over `fj` columns, into a destination whose columns are adjacent in runs of
 /// `nj0` (a multiple of `L`, or one run; `dj0 == K * W`): `L * lanes` columns at a time, the last `fj % L` unit
-/// by unit ([`zip_tail`]), gathered into runs ([`Runs`]). The repetitions that continue one another in the destination (the other row pairs of a
-/// `(2,1)` tile, the other quads of a `(4,1)` tile) run run by run, all of them per run: the destination is
-/// then written in order, in one long run per row of tiles.
+/// by unit ([`zip_tail`]), gathered into runs ([`Runs`]). The repetitions that continue one another in the
+/// destination (the other row pairs of a `(2,1)` tile, the other quads of a `(4,1)` tile) run run by run, all of
+/// them per run: the destination is then written in order, in one long run per row of tiles.
 ///
 /// # Safety
 /// As [`super::plan`], with `ni == K`; the columns adjacent as above.
