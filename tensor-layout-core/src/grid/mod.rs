@@ -272,6 +272,30 @@ impl<const R: usize> TileGrid<R> {
         d < self.rank as usize && self.count[d] as u128 * self.extent[d] as u128 == size as u128
     }
 
+    /// How many tiles along `d`, from the first, lie entirely within a dimension of `size`: the tiles from this
+    /// one on are partial edge tiles or lie in the padding (their [`TileGrid::valid_extent`] is less than the
+    /// extent). 0 past the rank.
+    ///
+    /// ```
+    /// use tensor_layout_core::ArrayShape;
+    /// let g = ArrayShape::parse("f32[16,300]{1,0:T(8,128)}").unwrap().tile_grid().unwrap();
+    /// assert_eq!((g.full_tiles_along(0, 16), g.full_tiles_along(1, 300)), (2, 2)); // 300 = 2 x 128 + 44
+    /// assert_eq!(g.tiles_along(1), 3);
+    /// ```
+    #[inline(always)]
+    pub const fn full_tiles_along(&self, d: usize, size: usize) -> usize {
+        let extent = self.tile_extent(d);
+        if extent == 0 {
+            return 0;
+        }
+        let full = size / extent;
+        if full < self.count[d] {
+            full
+        } else {
+            self.count[d]
+        }
+    }
+
     /// The dimension along which runs go: consecutive indices along it, within a tile, have consecutive offsets.
     ///
     /// ```

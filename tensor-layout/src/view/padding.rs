@@ -94,7 +94,7 @@ fn tiles_with_padding(g: &TileGrid, dims: &[usize], mut f: impl FnMut(Range<usiz
         return;
     };
     // Along `d`, tiles from `full(d)` on reach past the dimension (or lie in its padding).
-    let full = |d: usize| (dims.get(d).copied().unwrap_or(0) / g.tile_extent(d).max(1)).min(g.tiles_along(d));
+    let full = |d: usize| g.full_tiles_along(d, dims.get(d).copied().unwrap_or(0));
     let (inner, inner_full) = (g.tiles_along(last as usize), full(last as usize));
     let (mut coord, mut edge_from) = ([0usize; MAX_RANK], [0usize; MAX_RANK]);
     for (e, &d) in edge_from.iter_mut().zip(outer) {
