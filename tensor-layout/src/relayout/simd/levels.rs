@@ -236,3 +236,17 @@ fn interleaves_at_every_level() {
     both("f32[24,100]", "f32[24,100]{1,0:T(8,64)(2,1)}");
     both("bf16[3,20,300]{2,1,0}", "bf16[3,20,300]{2,1,0:T(8,128)(2,1)}");
 }
+
+/// Transposes with few rows or columns, which no SIMD kernel takes (channels-last images with 3, 5, 6 or 7
+/// channels and back, units of one and two elements, every element size), written through the stage and
+/// streamed where the call moves 32 KiB or more: runs that start and end inside lines, carried from step to step.
+#[test]
+fn narrow_transposes_through_the_stage() {
+    both("f32[2,3,50,70]{3,2,1,0}", "f32[2,3,50,70]{1,3,2,0}");
+    both("u8[4,5,99,101]{3,2,1,0}", "u8[4,5,99,101]{1,3,2,0}");
+    both("bf16[3,7,64,65]{3,2,1,0}", "bf16[3,7,64,65]{1,3,2,0}");
+    both("f64[2,6,33,41]{3,2,1,0}", "f64[2,6,33,41]{1,3,2,0}");
+    both("f32[2,3,61,70,2]{4,3,2,1,0}", "f32[2,3,61,70,2]{4,1,3,2,0}");
+    both("u8[3,3000,7]{2,1,0}", "u8[3,3000,7]{1,2,0}");
+    both("u8[1,3,20000]{2,1,0}", "u8[1,3,20000]{1,2,0}");
+}

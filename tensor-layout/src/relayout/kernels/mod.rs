@@ -13,6 +13,8 @@
 use super::io::{Io, Mode};
 use crate::view::Scalar;
 
+mod narrow;
+
 /// Whether a relayout writing `bytes` should use streaming stores: on x86-64, from a quarter of the CPU's
 /// last-level cache on, between 4 and 8 MiB (see `simd::cache`).
 #[inline]
@@ -221,104 +223,13 @@ pub(super) fn transpose<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, t
     #[cfg(not(target_arch = "x86_64"))]
     let (di, dj) = (0, 0);
     // What SIMD left: the columns past `dj` of the rows it did, and the rows past `di`.
-    if (di, dj) == (ni, nj) {
+    if (di, dj) == (ni, nj) || ((di, dj) == (0, 0) && narrow::transpose(io, s, t, tr, outer)) {
         return;
     }
     for k in 0..outer.n as isize {
         let (a, b) = (s + k * outer.src, t + k * outer.dst);
-        if (di, dj) == (0, 0) && narrow(io, a, b, tr) {
-            continue;
-        }
         units(io, a, b, tr, 0..di, dj..nj);
         units(io, a, b, tr, di..ni, 0..nj);
-    }
-}
-
-/// Units a step of [`narrow`] moves per row at most: the destination's piece of a step stays in the first-level
-/// cache while each row writes its share of it.
-const NARROW_STEP: usize = 512;
-
-/// The whole of a transpose with at most 8 rows, one after another in the destination's runs (channels-last
-/// images: `[n, 3, h, w]` to `[n, h, w, 3]`, which no SIMD kernel takes), or at most 8 columns, one after
-/// another in the source's (the reverse): run by run, a row (a column) at a time over a step of the run, slices
-/// whole. `false`, with nothing moved, for other shapes and for units that are blocks transposed inside. (Unit
-/// by unit, `f32[64,3,224,224]` to `{1,3,2,0}` ran at 0.17-0.25 of `memcpy`.)
-fn narrow<E: Scalar>(io: &mut Io<'_, '_, E>, a: isize, b: isize, tr: &Transpose) -> bool {
-    let (ni, nj) = tr.extents();
-    let u = tr.unit;
-    // Units moved whole: not blocks transposed inside.
-    if tr.inner > 1 {
-        return false;
-    }
-    // Few rows: for each column, the rows' units follow one another in the destination.
-    if ni <= 8 && ni <= tr.i[0].n && tr.j[0].dst == (ni * u) as isize {
-        let steps = Steps { n: nj, group: tr.j[0].n, at: |j| b + tr.dst_row(j) };
-        steps.each(|at, j, len| {
-            let out = &mut io.dst[at as usize..at as usize + len * ni * u];
-            for q in 0..ni {
-                let x = (a + q as isize * tr.i[0].src) as usize + j * u;
-                scatter(out, &io.src[x..x + len * u], ni * u, q * u, u);
-            }
-        });
-        return true;
-    }
-    // Few columns: for each row, the columns' units follow one another in the source.
-    if nj <= 8 && nj <= tr.j[0].n && tr.i[0].src == (nj * u) as isize {
-        let steps = Steps { n: ni, group: tr.i[0].n, at: |i| a + tr.src_row(i) };
-        steps.each(|at, i, len| {
-            let from = &io.src[at as usize..at as usize + len * nj * u];
-            for q in 0..nj {
-                let y = (b + q as isize * tr.j[0].dst) as usize + i * u;
-                gather(&mut io.dst[y..y + len * u], from, nj * u, q * u, u);
-            }
-        });
-        return true;
-    }
-    false
-}
-
-/// The indices `0..n` in runs within groups of `group` (whose first index is at `at(k)`), cut into steps of at
-/// most [`NARROW_STEP`].
-struct Steps<F> {
-    n: usize,
-    group: usize,
-    at: F,
-}
-
-impl<F: Fn(usize) -> isize> Steps<F> {
-    /// Calls `f(at(k), k, len)` for each step.
-    fn each(&self, mut f: impl FnMut(isize, usize, usize)) {
-        let group = self.group.max(1);
-        let mut k = 0;
-        while k < self.n {
-            let end = ((k / group + 1) * group).min(self.n).min(k + NARROW_STEP);
-            f((self.at)(k), k, end - k);
-            k = end;
-        }
-    }
-}
-
-/// `from`'s units of `u` slots into `out`, one every `stride` slots from `offset`.
-#[inline(always)]
-fn scatter<E: Scalar>(out: &mut [E], from: &[E], stride: usize, offset: usize, u: usize) {
-    if u == 1 {
-        out.chunks_exact_mut(stride).zip(from).for_each(|(o, &f)| o[offset] = f);
-    } else {
-        out.chunks_exact_mut(stride)
-            .zip(from.chunks_exact(u))
-            .for_each(|(o, f)| o[offset..offset + u].copy_from_slice(f));
-    }
-}
-
-/// The units of `u` slots of `from`, one every `stride` slots from `offset`, into `out`.
-#[inline(always)]
-fn gather<E: Scalar>(out: &mut [E], from: &[E], stride: usize, offset: usize, u: usize) {
-    if u == 1 {
-        out.iter_mut().zip(from.chunks_exact(stride)).for_each(|(o, f)| *o = f[offset]);
-    } else {
-        out.chunks_exact_mut(u)
-            .zip(from.chunks_exact(stride))
-            .for_each(|(o, f)| o.copy_from_slice(&f[offset..offset + u]));
     }
 }
 
