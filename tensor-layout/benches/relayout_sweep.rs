@@ -7,8 +7,9 @@
 //!
 //! Targets (issue 23): every pair at least 0.7 single-threaded, the median at least 0.9, runtime at least 0.95x
 //! static on every pair. Run with other work idle (`uptime`):
-//! `cargo bench -p tensor-layout --bench relayout_sweep` (`-- --reps 9` for more repetitions, `-- --quick` for
-//! 1/16 of the sizes, `-- NAME` to run the pairs whose name contains `NAME`).
+//! `cargo bench -p tensor-layout --bench relayout_sweep` (best of 9 repetitions: `-- --reps N` for more or
+//! fewer, `-- --quick` for 1/16 of the sizes, `-- NAME` to run the pairs whose name contains `NAME`, `-- 'A|B'`
+//! those containing either).
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -39,11 +40,11 @@ struct Options {
 }
 
 fn options() -> Options {
-    let mut o = Options { reps: 5, quick: false, filter: None };
+    let mut o = Options { reps: 9, quick: false, filter: None };
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--reps" => o.reps = args.next().and_then(|v| v.parse().ok()).unwrap_or(5),
+            "--reps" => o.reps = args.next().and_then(|v| v.parse().ok()).unwrap_or(9),
             "--quick" => o.quick = true,
             "--bench" => {}
             other if !other.starts_with('-') => o.filter = Some(other.to_string()),
@@ -84,7 +85,7 @@ where
     let (la, lb): (DynLayout, DynLayout) = (A::default().into(), B::default().into());
     let (from, to) = (la.to_string(), lb.to_string());
     let name = format!("{from} -> {}", &to[to.find('{').unwrap_or(0)..]);
-    if o.filter.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+    if o.filter.as_ref().is_some_and(|f| !f.split('|').any(|p| name.contains(p))) {
         return;
     }
     let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());

@@ -44,6 +44,7 @@ use tensor_layout_core::ArrayShape;
 use crate::view::{PackedView, PackedViewMut, Scalar, View, ViewLayout, ViewMut};
 use crate::{DynLayout, Offsets};
 
+mod band;
 mod io;
 mod kernels;
 mod nest;

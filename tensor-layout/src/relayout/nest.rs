@@ -23,7 +23,7 @@
 //! The other modes loop outside the kernel, the mode with the smallest stride (on either side) innermost, so a
 //! cache line one kernel call leaves partly used is used up by the next calls; between block copies' loops that
 //! continue the runs, the source's innermost (each call reads one block in order). A region of several boxes (whole
-//! tiles and a partial one) larger than the second-level cache holds goes band by band ([`bands`]), so that the
+//! tiles and a partial one) larger than the second-level cache holds goes band by band ([`super::band`]), so that the
 //! source is read from memory once, not once per box.
 
 use core::mem::size_of;
@@ -45,67 +45,8 @@ const WIDE_UNIT_BYTES: usize = 128;
 /// tile of `T(16,128)` f32, within half a first-level cache.
 const IN_ORDER_BYTES: usize = 16 << 10;
 
-/// Copies every index of `region` from source to destination offsets, as the axes say: band by band where
-/// [`bands`] says so.
-pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
-    match bands(axes, region, size_of::<E>()) {
-        Some((d, h)) => {
-            let mut band = *region;
-            while band.lo[d] < region.hi[d] {
-                band.hi[d] = (band.lo[d] / h + 1).saturating_mul(h).min(region.hi[d]);
-                boxes(axes, &band, io);
-                band.lo[d] = band.hi[d];
-            }
-        }
-        None => boxes(axes, region, io),
-    }
-}
-
-/// Where a region is more than one box (whole and partial tiles: bf16 `[60000,500]` into `(8,128)(2,1)` is the
-/// three whole tiles of each row of tiles, then the partial one) and larger than the second-level cache holds
-/// for it, it goes in bands across the dimension outermost in the source, each band every box: a band's source
-/// is read from memory once, by the first box, and stays in the cache for the others. (Box by box, each box
-/// read the whole source again from memory: bf16 `[60000,500]` ran at 0.40 of `memcpy`.) The dimension and the
-/// band's height (a multiple of the dimension's top digit: whole tiles of both sides), or `None`.
-fn bands(axes: &Axes, region: &Region, size: usize) -> Option<(usize, usize)> {
-    let rank = axes.rank;
-    let extent = |d: usize| region.hi[d].saturating_sub(region.lo[d]);
-    let bytes = (0..rank).fold(size, |b, d| b.saturating_mul(extent(d)));
-    // Below twice the smallest band, without asking the caches (the staged blocks of 32 KiB come here by the
-    // thousand).
-    if bytes <= 64 << 10 {
-        return None;
-    }
-    let budget = band_bytes()?;
-    if bytes <= 2 * budget {
-        return None;
-    }
-    let mut pieces = [Piece::default(); 2 * MAX_DIGITS];
-    let boxes =
-        (0..rank).fold(1usize, |n, d| n.saturating_mul(axes.axes[d].pieces(region.lo[d], region.hi[d], &mut pieces)));
-    if boxes < 2 {
-        return None;
-    }
-    let top = |d: usize| axes.axes[d].digits.max(1) - 1;
-    let d = (0..rank).filter(|&d| extent(d) > 1).max_by_key(|&d| axes.axes[d].src[top(d)].unsigned_abs())?;
-    let block = axes.axes[d].bound[top(d)].max(1);
-    let h = (budget / (bytes / extent(d)).max(1) / block).max(1).saturating_mul(block);
-    (h < extent(d)).then_some((d, h))
-}
-
-/// The source bytes a band reads at most: a quarter of the second-level cache (as the transposes' scratch
-/// tile). None on bare-metal targets (no data cache to keep a band in).
-fn band_bytes() -> Option<usize> {
-    #[cfg(target_arch = "x86_64")]
-    return Some(super::simd::cache::Caches::get().scratch());
-    #[cfg(all(not(target_arch = "x86_64"), not(target_os = "none")))]
-    return Some(256 << 10);
-    #[cfg(all(not(target_arch = "x86_64"), target_os = "none"))]
-    return None;
-}
-
 /// Every box of `region`: every combination of one piece per dimension.
-fn boxes<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
+pub(super) fn boxes<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
     // The arrays of the loops sized for the axes (zeroing the largest, 18 KiB, took a relayout of a few KiB a
     // fifth of its time): a box has at most one mode per digit, the dimensions at most two pieces per digit.
     if axes.digits() <= FEW_MODES {
@@ -118,7 +59,7 @@ fn boxes<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
 /// Modes of a box in the arrays of most relayouts (up to 16 digits in all).
 const FEW_MODES: usize = 16;
 
-/// [`execute`] with room for `M` modes a box and `P` pieces in all (enough for `axes`: `P` is twice its digits).
+/// [`boxes`] with room for `M` modes a box and `P` pieces in all (enough for `axes`: `P` is twice its digits).
 fn execute_in<E: Scalar, const M: usize, const P: usize>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
     let axes = axes.axes();
     let rank = axes.len();

@@ -19,8 +19,9 @@ use core::mem::size_of;
 
 use tensor_layout_core::MAX_RANK;
 
+use super::band;
 use super::io::{Io, Region};
-use super::nest::{self, grain};
+use super::nest::grain;
 use crate::axes::{Axes, MAX_DIGITS};
 use crate::view::Scalar;
 
@@ -37,7 +38,7 @@ const GRAIN: usize = 16;
 
 /// Copies every index of `region` from source to destination offsets, as the axes say: directly, or staged
 /// through a scratch block when the direct loops would move only a few bytes at a time. `grain` is the direct
-/// nest's [`nest::grain`] over `region` when the caller knows it (a constant for two static layouts, worked out
+/// nest's [`grain`] over `region` when the caller knows it (a constant for two static layouts, worked out
 /// once for a prepared relayout); `None` works it out here.
 pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>, grain: Option<usize>) {
     match Staging::new::<E>(axes, region, grain) {
@@ -46,9 +47,9 @@ pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '
             2 => staging.run::<E, { SCRATCH_BYTES / 2 }>(region, io),
             4 => staging.run::<E, { SCRATCH_BYTES / 4 }>(region, io),
             8 => staging.run::<E, { SCRATCH_BYTES / 8 }>(region, io),
-            _ => nest::execute(axes, region, io),
+            _ => band::execute(axes, region, io),
         },
-        None => nest::execute(axes, region, io),
+        None => band::execute(axes, region, io),
     }
 }
 
@@ -133,10 +134,10 @@ impl Staging {
             let base = -(0..rank).map(|d| self.corner(d, part.lo[d]) as isize * self.strides[d]).sum::<isize>();
             let mut fill =
                 Io { src: io.src, src_base: io.src_base, dst: &mut scratch[..], dst_base: base, stream: false };
-            nest::execute(&self.into, &part, &mut fill);
+            band::execute(&self.into, &part, &mut fill);
             let mut drain =
                 Io { src: &scratch[..], src_base: base, dst: &mut *io.dst, dst_base: io.dst_base, stream: io.stream };
-            nest::execute(&self.out_of, &part, &mut drain);
+            band::execute(&self.out_of, &part, &mut drain);
             // The next block, the last dimension fastest.
             let mut d = rank;
             loop {

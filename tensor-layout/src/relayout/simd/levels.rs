@@ -204,7 +204,8 @@ fn transposes_carry_partial_lines_down_the_strips() {
 
 /// Regions of whole and partial tiles larger than twice a band (a quarter of the L2: 32 KiB with a 128 KiB L2) go
 /// band by band across the dimension outermost in the source, every box of a band before the next band: bands of
-/// whole rows of tiles with a partial one last, bands of single indices of an untiled dimension.
+/// whole rows of tiles with a partial one last, bands of single indices of an untiled dimension; streamed into
+/// rows, through the stage.
 #[test]
 fn partial_tiles_in_bands() {
     let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, last: 2 << 20 };
@@ -212,6 +213,10 @@ fn partial_tiles_in_bands() {
         both("bf16[100,500]", "bf16[100,500]{1,0:T(8,128)(2,1)}");
         both("f32[100,300]", "f32[100,300]{1,0:T(8,128)}");
         both("f32[3,40,300]{2,1,0}", "f32[3,40,300]{1,2,0:T(8,128)}");
+        // Above twice the stage (64 KiB): unpacked into rows band by band through the stage.
+        both("bf16[300,500]", "bf16[300,500]{1,0:T(8,128)(2,1)}");
+        both("u8[530,300]", "u8[530,300]{1,0:T(32,128)(4,1)}");
+        both("f32[3,70,300]{2,1,0}", "f32[3,70,300]{2,1,0:T(8,128)}");
     });
 }
 
