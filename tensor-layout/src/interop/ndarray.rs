@@ -217,7 +217,8 @@ pub fn relayout_from_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
     let (mut plan, mut room) = (DigitPlan::EMPTY, None);
     let axes = nests(&layout, shape, strides, true, &mut plan, &mut room);
     if let (Some(axes), Some(data)) = (axes, src.as_slice_memory_order()) {
-        let mut io = Io { src: data, src_base: origin(shape, strides), dst: &mut *dst.data, dst_base: 0, stream };
+        let mut io =
+            Io { src: data, src_base: origin(shape, strides), dst: &mut *dst.data, dst_base: 0, stream, pad: None };
         execute(axes, &Region::whole(shape), &mut io, None);
     } else if let Some(k) = shape.len().checked_sub(1).map(|_| lane_axis(shape, strides)) {
         let mut lanes = src.lanes(NdAxis(k)).into_iter();
@@ -225,7 +226,7 @@ pub fn relayout_from_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
             let Some(lane) = lanes.next() else { return };
             if let (Some(axes), Some(data)) = (axes, lane.as_slice()) {
                 let base = -lane_offset(strides, k, index);
-                let mut io = Io { src: data, src_base: base, dst: &mut *dst.data, dst_base: 0, stream };
+                let mut io = Io { src: data, src_base: base, dst: &mut *dst.data, dst_base: 0, stream, pad: None };
                 execute(axes, &lane_region(shape, k, index), &mut io, None);
             } else {
                 let mut at = [0usize; MAX_RANK];
@@ -275,7 +276,7 @@ pub fn relayout_to_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
     let (mut plan, mut room) = (DigitPlan::EMPTY, None);
     let axes = nests(&layout, shape, strides, false, &mut plan, &mut room);
     if let (Some(axes), Some(data)) = (axes, dst.as_slice_memory_order_mut()) {
-        let mut io = Io { src: src.data, src_base: 0, dst: data, dst_base: origin(shape, strides), stream };
+        let mut io = Io { src: src.data, src_base: 0, dst: data, dst_base: origin(shape, strides), stream, pad: None };
         execute(axes, &Region::whole(shape), &mut io, None);
     } else if let Some(k) = rank.checked_sub(1).map(|_| lane_axis(shape, strides)) {
         let mut lanes = dst.lanes_mut(NdAxis(k)).into_iter();
@@ -283,7 +284,7 @@ pub fn relayout_to_ndarray<L: ViewLayout, E: Scalar, D: Dimension>(
             let Some(mut lane) = lanes.next() else { return };
             if let (Some(axes), Some(data)) = (axes, lane.as_slice_mut()) {
                 let base = -lane_offset(strides, k, index);
-                let mut io = Io { src: src.data, src_base: 0, dst: data, dst_base: base, stream };
+                let mut io = Io { src: src.data, src_base: 0, dst: data, dst_base: base, stream, pad: None };
                 execute(axes, &lane_region(shape, k, index), &mut io, None);
             } else {
                 let mut at = [0usize; MAX_RANK];

@@ -24,30 +24,81 @@ use crate::view::Scalar;
 const STAGE_BYTES: usize = 64 << 10;
 
 /// Copies every index of `region` from source to destination offsets, as the axes say: band by band where
-/// [`bands`] says so, each band through the stage where it is one dense run of a streamed destination.
+/// [`bands`] says so, each band through the stage where [`stage_plan`] says so.
 pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
     // Below twice the smallest band, without asking the caches (the staged blocks of 32 KiB come here by the
     // thousand).
-    let bytes = (0..axes.rank).fold(size_of::<E>(), |b, d| b.saturating_mul(region.hi[d].saturating_sub(region.lo[d])));
-    let Some(budget) = band_bytes().filter(|_| bytes > 64 << 10) else {
+    let Some(budget) = band_bytes().filter(|_| bytes(axes, region, size_of::<E>()) > 64 << 10) else {
         return boxes(axes, region, io);
     };
-    if io.stream {
-        let staged = match size_of::<E>() {
-            1 => staged::<E, STAGE_BYTES>(axes, region, io),
-            2 => staged::<E, { STAGE_BYTES / 2 }>(axes, region, io),
-            4 => staged::<E, { STAGE_BYTES / 4 }>(axes, region, io),
-            8 => staged::<E, { STAGE_BYTES / 8 }>(axes, region, io),
-            _ => false,
-        };
-        if staged {
-            return;
+    if let Some((d, h)) = stage_plan(axes, region, size_of::<E>(), io) {
+        match size_of::<E>() {
+            1 => staged::<E, STAGE_BYTES>(axes, region, io, d, h),
+            2 => staged::<E, { STAGE_BYTES / 2 }>(axes, region, io, d, h),
+            4 => staged::<E, { STAGE_BYTES / 4 }>(axes, region, io, d, h),
+            _ => staged::<E, { STAGE_BYTES / 8 }>(axes, region, io, d, h),
         }
+        return;
     }
     match bands(axes, region, size_of::<E>(), budget) {
         Some((d, h)) => each_band(region, d, h, |band| boxes(axes, band, io)),
         None => boxes(axes, region, io),
     }
+}
+
+/// Where [`execute`] writes every padding slot of the destination below the slot it returns, through the stage
+/// (`io` as `execute` will get it): the caller then fills only the padding from there on, not the padding
+/// before it, which the stage writes as it streams out whole rows of tiles.
+pub(crate) fn stages_padding<E: Scalar>(axes: &Axes, region: &Region, io: &Io<'_, '_, E>) -> Option<usize> {
+    io.pad?;
+    band_bytes().filter(|_| bytes(axes, region, size_of::<E>()) > 64 << 10)?;
+    let (d, _) = stage_plan(axes, region, size_of::<E>(), io)?;
+    top_run(axes, region, d).map(|(_, end)| end as usize)
+}
+
+/// The bytes of the indices of `region`.
+fn bytes(axes: &Axes, region: &Region, size: usize) -> usize {
+    (0..axes.rank).fold(size, |b, d| b.saturating_mul(region.hi[d].saturating_sub(region.lo[d])))
+}
+
+/// Whether `region` goes through the stage (a stage of [`STAGE_BYTES`], elements of `size` bytes, the
+/// destination streamed), and its bands: with padding ([`Io::pad`]), where every band is a run
+/// of whole rows of tiles within the destination (then the stage writes every padding slot of them); without,
+/// where the first band is a dense run (a later one that is not goes in place).
+fn stage_plan<E>(axes: &Axes, region: &Region, size: usize, io: &Io<'_, '_, E>) -> Option<(usize, usize)> {
+    if !io.stream || !matches!(size, 1 | 2 | 4 | 8) {
+        return None;
+    }
+    let (d, mut h) = bands(axes, region, size, STAGE_BYTES)?;
+    // Bands of the stage's size in the destination (the bands are sized by their source bytes): fewer rows of
+    // tiles where the destination's have more slots (padded dimensions).
+    let first = |h: usize| {
+        let mut band = *region;
+        band.hi[d] = (band.lo[d] / h + 1).saturating_mul(h).min(region.hi[d]);
+        run(axes, &band, d, io.pad.is_some())
+    };
+    let slots = STAGE_BYTES / size;
+    if let Some(r) = first(h).filter(|r| r.len > slots) {
+        let axis = &axes.axes[d];
+        let block = axis.bound[axis.digits.max(1) - 1].max(1);
+        h = (h.saturating_mul(slots) / r.len / block).saturating_mul(block);
+        if h == 0 {
+            return None;
+        }
+    }
+    let fits = |band: &Region| {
+        run(axes, band, d, io.pad.is_some())
+            .is_some_and(|r| r.len <= slots && r.lo >= 0 && (io.dst_base + r.lo) as usize + r.len <= io.dst.len())
+    };
+    let mut ok = true;
+    let mut first = true;
+    each_band(region, d, h, |band| {
+        if ok && (first || io.pad.is_some()) {
+            ok = fits(band);
+        }
+        first = false;
+    });
+    ok.then_some((d, h))
 }
 
 /// Runs `f` on each band of `region`: `h` indices of dimension `d` at a time, the first band ending at a
@@ -61,41 +112,46 @@ fn each_band(region: &Region, d: usize, h: usize, mut f: impl FnMut(&Region)) {
     }
 }
 
-/// [`execute`] through a stage of `N` elements, band by band, where the bands of a stage's size are dense runs
-/// of the destination (each band checked; one that is not goes in place). `false`, with nothing moved, where
-/// the first band is not one.
+/// [`execute`] through a stage of `N` elements, band by band (`h` indices of dimension `d`), each band that is
+/// a run ([`run`]) written into the stage and streamed out whole, a band that is not in place.
 #[inline(never)]
-fn staged<E: Scalar, const N: usize>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) -> bool {
-    let Some((d, h)) = bands(axes, region, size_of::<E>(), N * size_of::<E>()) else {
-        return false;
-    };
-    let mut first = *region;
-    first.hi[d] = (first.lo[d] / h + 1).saturating_mul(h).min(region.hi[d]);
-    if dense_span(axes, &first).is_none_or(|(_, len)| len > N) {
-        return false;
-    }
+fn staged<E: Scalar, const N: usize>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>, d: usize, h: usize) {
     let mut stage = [E::from_scalar_bits(0); N];
-    each_band(region, d, h, |band| match dense_span(axes, band) {
-        Some((lo, len)) if len <= N => {
+    each_band(region, d, h, |band| match run(axes, band, d, io.pad.is_some()) {
+        Some(r) if r.len <= N => {
+            let part = &mut stage[..r.len];
+            if let Some(pad) = io.pad.filter(|_| r.len > r.count) {
+                part.fill(pad);
+            }
             let mut into =
-                Io { src: io.src, src_base: io.src_base, dst: &mut stage[..len], dst_base: -lo, stream: false };
+                Io { src: io.src, src_base: io.src_base, dst: part, dst_base: -r.lo, stream: false, pad: None };
             boxes(axes, band, &mut into);
-            let at = (io.dst_base + lo) as usize;
-            copy(&mut io.dst[at..at + len], &stage[..len], io.stream);
+            let at = (io.dst_base + r.lo) as usize;
+            copy(&mut io.dst[at..at + r.len], &stage[..r.len], io.stream);
         }
         _ => boxes(axes, band, io),
     });
-    true
 }
 
-/// The first destination offset of `region` and the number of slots to its last, where these are exactly the
-/// region's indices (the destination's offsets are distinct: a run of as many slots as indices holds nothing
-/// else), every destination stride not negative.
-fn dense_span(axes: &Axes, region: &Region) -> Option<(isize, usize)> {
+/// A band's run of the destination: its first offset, its slots, the band's indices among them.
+struct Run {
+    lo: isize,
+    len: usize,
+    count: usize,
+}
+
+/// The run of destination slots of `band` that holds its indices and nothing else (every destination stride
+/// not negative): without `padded`, from its first offset to its last, where there are as many slots as
+/// indices (the destination's offsets are distinct); with `padded` (the region is the whole array, whose other
+/// slots are padding), the whole slots of the band's values of the top digit of dimension `d` ([`top_run`]),
+/// where the band's offsets lie within them: the top digit's stride is then larger than the span of every
+/// lower digit, so no other index's offset lies in the run, and the slots the band does not write are padding
+/// (a partial tile's columns, a row's last tile's padding).
+fn run(axes: &Axes, band: &Region, d: usize, padded: bool) -> Option<Run> {
     let (mut lo, mut hi, mut count) = (0isize, 0isize, 1usize);
     let mut pieces = [Piece::default(); 2 * MAX_DIGITS];
-    for (d, axis) in axes.axes().iter().enumerate() {
-        let n = axis.pieces(region.lo[d], region.hi[d], &mut pieces);
+    for (e, axis) in axes.axes().iter().enumerate() {
+        let n = axis.pieces(band.lo[e], band.hi[e], &mut pieces);
         let (mut first, mut last) = (isize::MAX, isize::MIN);
         for p in &pieces[..n] {
             let at = axis.offsets(p.start).1;
@@ -113,10 +169,24 @@ fn dense_span(axes: &Axes, region: &Region) -> Option<(isize, usize)> {
             return None;
         }
         (lo, hi) = (lo.checked_add(first)?, hi.checked_add(last)?);
-        count = count.checked_mul(region.hi[d] - region.lo[d])?;
+        count = count.checked_mul(band.hi[e] - band.lo[e])?;
     }
-    let len = usize::try_from(hi.checked_sub(lo)?).ok()?.checked_add(1)?;
-    (len == count).then_some((lo, len))
+    if !padded {
+        let len = usize::try_from(hi.checked_sub(lo)?).ok()?.checked_add(1)?;
+        return (len == count).then_some(Run { lo, len, count });
+    }
+    let (start, end) = top_run(axes, band, d)?;
+    (start <= lo && hi < end).then(|| Run { lo: start, len: (end - start) as usize, count })
+}
+
+/// The offsets from the first slot of the band's first value of the top digit of dimension `d` to the first
+/// slot past its last value's: `value * stride` for the values `lo / bound .. ceil(hi / bound)`.
+fn top_run(axes: &Axes, band: &Region, d: usize) -> Option<(isize, isize)> {
+    let axis = &axes.axes[d];
+    let top = axis.digits.max(1) - 1;
+    let (bound, stride) = (axis.bound[top].max(1), axis.dst[top]);
+    let value = |e: usize| stride.checked_mul(isize::try_from(e).ok()?);
+    Some((value(band.lo[d] / bound)?, value(band.hi[d].div_ceil(bound))?))
 }
 
 /// Where a region is more than one box and larger than twice `budget` bytes (the source a band reads at most):

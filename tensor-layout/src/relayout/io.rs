@@ -41,4 +41,8 @@ pub(crate) struct Io<'s, 'd, E> {
     /// The slot of `dst` where offset 0 lies (negative for a part of a larger destination).
     pub(crate) dst_base: isize,
     pub(crate) stream: bool,
+    /// The destination's padding value, where the region moved is the whole array and every slot that is not
+    /// one of its indices' is padding ([`super::band`] then writes padding slots too, with the stage it streams
+    /// out); `None` elsewhere.
+    pub(crate) pad: Option<E>,
 }

@@ -280,13 +280,28 @@ fn run<'n, Src: ViewLayout, Dst: ViewLayout, E: Scalar>(
     if ls.shape() == ld.shape() && ld.storage_elements() == ld.element_count() {
         kernels::copy(dst.data, src.data, stream);
     } else {
-        crate::view::fill_padding_before_writing(dst);
         match nests() {
             Some(axes) => {
-                let mut io = Io { src: src.data, src_base: 0, dst: &mut *dst.data, dst_base: 0, stream };
-                execute(axes, &Region::whole(ld.dims()), &mut io, grain);
+                // The whole array: every slot not an index's is padding, which the staged bands write with the
+                // rest (those before `end`); the padding is filled first where they do not.
+                let pad =
+                    (ld.storage_elements() != ld.element_count()).then(|| E::from_scalar_bits(ld.padding_pattern()));
+                let region = Region::whole(ld.dims());
+                let io = Io { src: src.data, src_base: 0, dst: &mut *dst.data, dst_base: 0, stream, pad };
+                let end = staging::stages_padding(axes, &region, &io, grain);
+                match (end, pad) {
+                    (Some(end), Some(pad)) => {
+                        if let Some(rest) = dst.data.get_mut(end..) {
+                            rest.fill(pad);
+                        }
+                    }
+                    _ => crate::view::fill_padding_before_writing(dst),
+                }
+                let mut io = Io { src: src.data, src_base: 0, dst: &mut *dst.data, dst_base: 0, stream, pad };
+                execute(axes, &region, &mut io, grain);
             }
             None => {
+                crate::view::fill_padding_before_writing(dst);
                 if !tables::relayout(src, dst) {
                     general(src, dst);
                 }

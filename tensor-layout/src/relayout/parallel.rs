@@ -105,7 +105,7 @@ fn split<Src: ViewLayout, Dst: ViewLayout, E: Scalar + Send + Sync>(
             let axes = &axes;
             let data = src.data;
             scope.spawn(move || {
-                let mut io = Io { src: data, src_base: 0, dst: part, dst_base: -base, stream };
+                let mut io = Io { src: data, src_base: 0, dst: part, dst_base: -base, stream, pad: None };
                 super::execute(axes, &region, &mut io, None);
                 kernels::finish(stream);
             });

@@ -53,6 +53,20 @@ pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '
     }
 }
 
+/// Where [`execute`] writes every padding slot of the destination below the slot it returns (the bands' stage
+/// does, [`band::stages_padding`]); `None` where the caller fills the padding first.
+pub(crate) fn stages_padding<E: Scalar>(
+    axes: &Axes,
+    region: &Region,
+    io: &Io<'_, '_, E>,
+    grain: Option<usize>,
+) -> Option<usize> {
+    match Staging::new::<E>(axes, region, grain) {
+        Some(_) => None,
+        None => band::stages_padding(axes, region, io),
+    }
+}
+
 /// The two halves of a staged relayout: source to block, block to destination.
 struct Staging {
     /// The extent of a block along each dimension: the largest digit bound of the axis (whole tiles of both
@@ -132,11 +146,23 @@ impl Staging {
         loop {
             // The block's corner is at scratch slot 0.
             let base = -(0..rank).map(|d| self.corner(d, part.lo[d]) as isize * self.strides[d]).sum::<isize>();
-            let mut fill =
-                Io { src: io.src, src_base: io.src_base, dst: &mut scratch[..], dst_base: base, stream: false };
+            let mut fill = Io {
+                src: io.src,
+                src_base: io.src_base,
+                dst: &mut scratch[..],
+                dst_base: base,
+                stream: false,
+                pad: None,
+            };
             band::execute(&self.into, &part, &mut fill);
-            let mut drain =
-                Io { src: &scratch[..], src_base: base, dst: &mut *io.dst, dst_base: io.dst_base, stream: io.stream };
+            let mut drain = Io {
+                src: &scratch[..],
+                src_base: base,
+                dst: &mut *io.dst,
+                dst_base: io.dst_base,
+                stream: io.stream,
+                pad: None,
+            };
             band::execute(&self.out_of, &part, &mut drain);
             // The next block, the last dimension fastest.
             let mut d = rank;

@@ -74,7 +74,9 @@ fn run<E: Scalar>(
     let (pa, pb) = (sa.digit_plan().unwrap(), sb.digit_plan().unwrap());
     let axes = Axes::new(&dims, Side::Digits(&pa), Side::Digits(&pb)).unwrap();
     scoped(&CAP, level, || {
-        let mut io = Io { src: &src[skew..], src_base: 0, dst: &mut buf[skew..skew + nb], dst_base: 0, stream };
+        // Padding slots keep the guard, as the staged bands write it (the whole array is moved).
+        let pad = (nb != sb.element_count().unwrap()).then_some(guard);
+        let mut io = Io { src: &src[skew..], src_base: 0, dst: &mut buf[skew..skew + nb], dst_base: 0, stream, pad };
         execute(&axes, &Region::whole(&dims), &mut io, None);
         kernels::finish(stream);
     });
