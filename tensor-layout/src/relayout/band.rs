@@ -4,12 +4,15 @@
 //! each box read the whole source again from memory: bf16 `[60000,500]` into `(8,128)(2,1)` ran at 0.40 of
 //! `memcpy`.)
 //!
-//! Where the destination is streamed and a band's destination is one dense run (every slot from its first to its
-//! last is one of the band's indices: rows of a row-major array unpacked from tiles), the band is written into a
-//! stage in the second-level cache, then streamed out whole ([`STAGE_BYTES`]). Written in place, each box wrote
-//! its own part of every row, ordinary stores to lines that the other box completes, each line read from memory
-//! first: bf16 `[60000,500]` out of `(8,128)(2,1)` tiles ran at 0.43-0.48 of `memcpy` on an AMD EPYC Zen 4 and
-//! an Intel Xeon (Emerald Rapids).
+//! Where the destination is streamed and a band's destination is one run that holds nothing else ([`run`]): every
+//! slot from its first to its last one of the band's indices (rows of a row-major array unpacked from tiles), or
+//! whole rows of tiles of the whole array, whose other slots are padding (short rows packed into tiles with a
+//! partial one), the band is written into a stage in the second-level cache ([`STAGE_BYTES`]), padding included,
+//! then streamed out whole; the caller then need not fill that padding first ([`stages_padding`]). Written in
+//! place, each box wrote its own part of every row (of every row of tiles), ordinary stores to lines that the other
+//! box completes, each line read from memory first: bf16 `[60000,500]` out of `(8,128)(2,1)` tiles ran at
+//! 0.42-0.47 of `memcpy` on an Intel Xeon (Emerald Rapids), through the stage at 0.50-0.68; into them, padding
+//! filled first, 0.46-0.53 on an AMD EPYC Zen 4, through the stage 0.49-0.57.
 
 use core::mem::size_of;
 
@@ -86,10 +89,7 @@ fn stage_plan<E>(axes: &Axes, region: &Region, size: usize, io: &Io<'_, '_, E>) 
             return None;
         }
     }
-    let fits = |band: &Region| {
-        run(axes, band, d, io.pad.is_some())
-            .is_some_and(|r| r.len <= slots && r.lo >= 0 && (io.dst_base + r.lo) as usize + r.len <= io.dst.len())
-    };
+    let fits = |band: &Region| run(axes, band, d, io.pad.is_some()).and_then(|r| r.within(io, slots)).is_some();
     let mut ok = true;
     let mut first = true;
     each_band(region, d, h, |band| {
@@ -117,19 +117,20 @@ fn each_band(region: &Region, d: usize, h: usize, mut f: impl FnMut(&Region)) {
 #[inline(never)]
 fn staged<E: Scalar, const N: usize>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>, d: usize, h: usize) {
     let mut stage = [E::from_scalar_bits(0); N];
-    each_band(region, d, h, |band| match run(axes, band, d, io.pad.is_some()) {
-        Some(r) if r.len <= N => {
-            let part = &mut stage[..r.len];
-            if let Some(pad) = io.pad.filter(|_| r.len > r.count) {
-                part.fill(pad);
+    each_band(region, d, h, |band| {
+        match run(axes, band, d, io.pad.is_some()).and_then(|r| Some((r.within(io, N)?, r))) {
+            Some((at, r)) => {
+                let part = &mut stage[..r.len];
+                if let Some(pad) = io.pad.filter(|_| r.len > r.count) {
+                    part.fill(pad);
+                }
+                let mut into =
+                    Io { src: io.src, src_base: io.src_base, dst: part, dst_base: -r.lo, stream: false, pad: None };
+                boxes(axes, band, &mut into);
+                copy(&mut io.dst[at..at + r.len], &stage[..r.len], io.stream);
             }
-            let mut into =
-                Io { src: io.src, src_base: io.src_base, dst: part, dst_base: -r.lo, stream: false, pad: None };
-            boxes(axes, band, &mut into);
-            let at = (io.dst_base + r.lo) as usize;
-            copy(&mut io.dst[at..at + r.len], &stage[..r.len], io.stream);
+            _ => boxes(axes, band, io),
         }
-        _ => boxes(axes, band, io),
     });
 }
 
@@ -138,6 +139,15 @@ struct Run {
     lo: isize,
     len: usize,
     count: usize,
+}
+
+impl Run {
+    /// The run's first slot of `io`'s destination, where the run fits a stage of `slots` and lies within the
+    /// destination.
+    fn within<E>(&self, io: &Io<'_, '_, E>, slots: usize) -> Option<usize> {
+        let at = usize::try_from(io.dst_base.checked_add(self.lo)?).ok()?;
+        (self.len <= slots && at.checked_add(self.len)? <= io.dst.len()).then_some(at)
+    }
 }
 
 /// The run of destination slots of `band` that holds its indices and nothing else (every destination stride
