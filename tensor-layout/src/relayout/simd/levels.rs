@@ -257,3 +257,34 @@ fn narrow_transposes_through_the_stage() {
     both("u8[3,3000,7]{2,1,0}", "u8[3,3000,7]{1,2,0}");
     both("u8[1,3,20000]{2,1,0}", "u8[1,3,20000]{1,2,0}");
 }
+
+/// The stages at shapes drawn at random (a fixed seed): channels-last images of 1 to 8 channels, and short rows
+/// with partial tiles of every pairing, padded dimensions included, both ways, streamed and not.
+#[test]
+fn stages_at_random_shapes() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut draw = |lo: usize, hi: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        lo + (seed % (hi - lo + 1) as u64) as usize
+    };
+    let runs = [(true, 0), (true, 1), (false, 0)];
+    for _ in 0..6 {
+        let ty = ["u8", "bf16", "f32", "f64"][draw(0, 3)];
+        let (c, h, w) = (draw(1, 8), draw(2, 40), draw(30, 400));
+        let a = format!("{ty}[2,{c},{h},{w}]{{3,2,1,0}}");
+        both_at(&a, &format!("{ty}[2,{c},{h},{w}]{{1,3,2,0}}"), &runs);
+    }
+    for _ in 0..6 {
+        let (ty, tile) =
+            [("bf16", "(8,128)(2,1)"), ("u8", "(32,128)(4,1)"), ("f32", "(8,128)"), ("u8", "(8,128)(4,1)")][draw(0, 3)];
+        let (rows, cols) = (draw(150, 400), draw(129, 700));
+        let pad = if draw(0, 1) == 1 {
+            format!("pad({},{}:one)", rows + draw(0, 20), cols + draw(0, 140))
+        } else {
+            String::new()
+        };
+        both_at(&format!("{ty}[{rows},{cols}]"), &format!("{ty}[{rows},{cols}]{{1,0:T{tile}{pad}}}"), &runs);
+    }
+}
