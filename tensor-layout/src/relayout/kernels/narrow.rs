@@ -125,6 +125,11 @@ fn each<E: Scalar>(
 ) {
     let (ni, nj) = tr.extents();
     let u = tr.unit;
+    // Byte shuffles for the whole blocks of the steps, where the CPU has them (the rest unit by unit).
+    let few = match shape {
+        Shape::Rows => Few::new::<E>(ni, u, true),
+        Shape::Cols => Few::new::<E>(nj, u, false),
+    };
     for k in 0..outer.n as isize {
         let (a, b) = (s + k * outer.src, t + k * outer.dst);
         match shape {
@@ -132,9 +137,14 @@ fn each<E: Scalar>(
                 let steps = Steps { n: nj, group: tr.j[0].n, step, at: |j| b + tr.dst_row(j) };
                 steps.each(|at, j, len| {
                     sink.piece(0, at as usize, len * ni * u, |out| {
-                        for q in 0..ni {
+                        let mut rows: [&[E]; 8] = [&[]; 8];
+                        for (q, row) in rows[..ni].iter_mut().enumerate() {
                             let x = (a + q as isize * tr.i[0].src) as usize + j * u;
-                            scatter(out, &src[x..x + len * u], ni * u, q * u, u);
+                            *row = &src[x..x + len * u];
+                        }
+                        let done = few.as_ref().map_or(0, |f| f.interleave(out, &rows[..ni]));
+                        for (q, row) in rows[..ni].iter().enumerate() {
+                            scatter(&mut out[done * ni * u..], &row[done * u..], ni * u, q * u, u);
                         }
                     });
                 });
@@ -145,7 +155,10 @@ fn each<E: Scalar>(
                     let from = &src[at as usize..at as usize + len * nj * u];
                     for q in 0..nj {
                         let y = (b + q as isize * tr.j[0].dst) as usize + i * u;
-                        sink.piece(q, y, len * u, |out| gather(out, from, nj * u, q * u, u));
+                        sink.piece(q, y, len * u, |out| {
+                            let done = few.as_ref().map_or(0, |f| f.deinterleave(out, from, q));
+                            gather(&mut out[done * u..], &from[done * nj * u..], nj * u, q * u, u);
+                        });
                     }
                 });
             }
@@ -257,6 +270,26 @@ impl<F: Fn(usize) -> isize> Steps<F> {
             f((self.at)(k), k, end - k);
             k = end;
         }
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+use super::super::simd::Few;
+
+/// Without x86-64's byte shuffles: none.
+#[cfg(not(target_arch = "x86_64"))]
+struct Few;
+
+#[cfg(not(target_arch = "x86_64"))]
+impl Few {
+    fn new<E>(_: usize, _: usize, _: bool) -> Option<Few> {
+        None
+    }
+    fn interleave<E>(&self, _: &mut [E], _: &[&[E]]) -> usize {
+        0
+    }
+    fn deinterleave<E>(&self, _: &mut [E], _: &[E], _: usize) -> usize {
+        0
     }
 }
 

@@ -62,6 +62,7 @@ use super::kernels::{reach, Transpose};
 use crate::view::Scalar;
 
 pub(crate) mod cache;
+mod few;
 mod isa;
 #[cfg(all(test, feature = "std"))]
 mod levels;
@@ -76,6 +77,8 @@ use isa::{unblocks, Avx2, Avx512, Isa, Level, Sse2};
 use out::put;
 use tiles::{block_shape, tile_rows, tiles};
 use zip::{deinterleave, deinterleave_wide, interleave, interleave_pieces};
+
+pub(super) use few::Few;
 
 /// The store fence that orders streaming stores.
 #[inline]
