@@ -8,7 +8,11 @@
 //! end of each run carried on to the run's next step. Written in place with ordinary stores, every destination
 //! line is read from memory before it is written: on an Intel Xeon (Emerald Rapids), whose single core moves
 //! `memcpy`'s 64 MiB in 12 ms without such reads, `[64,3,224,224]` to channels-last ran at 0.54-0.62 of `memcpy`
-//! and back at 0.66-0.70 (an AMD EPYC Zen 4 ran both at 0.99-1.02).
+//! and back at 0.66-0.70 (an AMD EPYC Zen 4 ran both at 0.99-1.02). The stage lies half a page from the source in
+//! the low bits of their addresses, whatever its place on the stack ([`Staged::piece`]).
+//!
+//! Where the CPU has byte shuffles (AVX2), each step's whole blocks of 3 to 8 rows are interleaved or
+//! deinterleaved by them ([`Few`]), the rest unit by unit.
 
 use core::mem::size_of;
 
@@ -19,13 +23,16 @@ use crate::view::Scalar;
 /// each row writes its share of it.
 const STEP: usize = 512;
 
-/// The stage of a streamed destination (bytes): the runs' steps and their carried lines, within the first-level
-/// cache.
-const STAGE_BYTES: usize = 8 << 10;
+/// The stage of a streamed destination (bytes): a page for each run's steps (up to 8 runs; one run has two), and
+/// a page to shift them by ([`Staged::piece`]).
+const STAGE_BYTES: usize = 40 << 10;
+
+/// A page: addresses this far apart share their low bits, which is all a load compares with the stores before it.
+const PAGE: usize = 4096;
 
 /// Calls whose destination is smaller than this (bytes) write in place: the stage is zeroed once per call (1 KiB
 /// under Miri, whose cases are small: tests/miri.rs).
-const STAGED_FROM: usize = if cfg!(miri) { 1 << 10 } else { 32 << 10 };
+const STAGED_FROM: usize = if cfg!(miri) { 1 << 10 } else { 64 << 10 };
 
 /// Which side has the few rows.
 #[derive(Clone, Copy)]
@@ -85,14 +92,15 @@ fn staged<E: Scalar, const N: usize>(
     if !at.is_multiple_of(size) {
         return false;
     }
-    let line = 64 / size;
+    let (line, page) = (64 / size, PAGE / size);
     let (ni, nj) = tr.extents();
-    let runs = match shape {
-        Shape::Rows => 1,
-        Shape::Cols => nj,
+    // Each run's part of the stage (whole pages, a page apart from the last) holds a step of its run and the
+    // partial line carried before it.
+    let (runs, stride) = match shape {
+        Shape::Rows => (1, 2 * page),
+        Shape::Cols => (nj, page),
     };
-    let cap = N / runs;
-    // Each run's part of the stage holds a step of its run and the partial line carried before it.
+    let cap = stride.min(N.saturating_sub((runs - 1) * stride + page));
     let per_unit = match shape {
         Shape::Rows => ni * tr.unit,
         Shape::Cols => tr.unit,
@@ -103,8 +111,17 @@ fn staged<E: Scalar, const N: usize>(
     }
     let mut stage = [E::from_scalar_bits(0); N];
     let src = io.src;
-    let mut sink =
-        Staged { stage: &mut stage, dst: &mut *io.dst, cap, line, phase: at / size % line, runs: [(0, 0); 8] };
+    let mut sink = Staged {
+        base: stage.as_ptr() as usize,
+        stage: &mut stage,
+        dst: &mut *io.dst,
+        cap,
+        stride,
+        shift: 0,
+        line,
+        phase: at / size % line,
+        runs: [(0, 0); 8],
+    };
     each(src, &mut sink, s, t, tr, outer, shape, step);
     sink.finish();
     true
@@ -136,12 +153,12 @@ fn each<E: Scalar>(
             Shape::Rows => {
                 let steps = Steps { n: nj, group: tr.j[0].n, step, at: |j| b + tr.dst_row(j) };
                 steps.each(|at, j, len| {
-                    sink.piece(0, at as usize, len * ni * u, |out| {
-                        let mut rows: [&[E]; 8] = [&[]; 8];
-                        for (q, row) in rows[..ni].iter_mut().enumerate() {
-                            let x = (a + q as isize * tr.i[0].src) as usize + j * u;
-                            *row = &src[x..x + len * u];
-                        }
+                    let mut rows: [&[E]; 8] = [&[]; 8];
+                    for (q, row) in rows[..ni].iter_mut().enumerate() {
+                        let x = (a + q as isize * tr.i[0].src) as usize + j * u;
+                        *row = &src[x..x + len * u];
+                    }
+                    sink.piece(0, at as usize, len * ni * u, rows[0].as_ptr() as usize, |out| {
                         let done = few.as_ref().map_or(0, |f| f.interleave(out, &rows[..ni]));
                         for (q, row) in rows[..ni].iter().enumerate() {
                             scatter(&mut out[done * ni * u..], &row[done * u..], ni * u, q * u, u);
@@ -155,7 +172,7 @@ fn each<E: Scalar>(
                     let from = &src[at as usize..at as usize + len * nj * u];
                     for q in 0..nj {
                         let y = (b + q as isize * tr.j[0].dst) as usize + i * u;
-                        sink.piece(q, y, len * u, |out| {
+                        sink.piece(q, y, len * u, from.as_ptr() as usize, |out| {
                             let done = few.as_ref().map_or(0, |f| f.deinterleave(out, from, q));
                             gather(&mut out[done * u..], &from[done * nj * u..], nj * u, q * u, u);
                         });
@@ -169,8 +186,9 @@ fn each<E: Scalar>(
 /// Where the steps' destination pieces go.
 trait Sink<E> {
     /// Writes the `len` slots of the destination from slot `at` on, which `fill` writes into the slice it is
-    /// given; `run` (below 8) names the destination run they continue, if they continue one.
-    fn piece(&mut self, run: usize, at: usize, len: usize, fill: impl FnOnce(&mut [E]));
+    /// given, reading from address `reads` on; `run` (below 8) names the destination run they continue, if they
+    /// continue one.
+    fn piece(&mut self, run: usize, at: usize, len: usize, reads: usize, fill: impl FnOnce(&mut [E]));
 }
 
 /// Pieces written in place, with ordinary stores.
@@ -178,18 +196,23 @@ struct InPlace<'d, E>(&'d mut [E]);
 
 impl<E: Scalar> Sink<E> for InPlace<'_, E> {
     #[inline(always)]
-    fn piece(&mut self, _: usize, at: usize, len: usize, fill: impl FnOnce(&mut [E])) {
+    fn piece(&mut self, _: usize, at: usize, len: usize, _: usize, fill: impl FnOnce(&mut [E])) {
         fill(&mut self.0[at..at + len]);
     }
 }
 
-/// Pieces written through a stage: up to 8 runs, each with `cap` slots of the stage; each run's whole lines are
-/// streamed out as soon as they are complete, the rest kept for the run's next piece, or written with ordinary
-/// stores by [`Staged::finish`] or when a piece does not continue the run.
+/// Pieces written through a stage: up to 8 runs, each with `cap` slots of the stage, `stride` apart (whole pages)
+/// from `shift`; each run's whole lines are streamed out as soon as they are complete, the rest kept for the
+/// run's next piece, or written with ordinary stores by [`Staged::finish`] or when a piece does not continue the
+/// run.
 struct Staged<'b, 'd, E> {
+    /// The stage's address.
+    base: usize,
     stage: &'b mut [E],
     dst: &'d mut [E],
     cap: usize,
+    stride: usize,
+    shift: usize,
     /// Elements per 64-byte line.
     line: usize,
     /// The position in its line of `dst`'s first element: slot `e` starts a line when `phase + e` is a multiple
@@ -206,7 +229,7 @@ impl<E: Scalar> Staged<'_, '_, E> {
         if kept == 0 {
             return;
         }
-        let part = &self.stage[run * self.cap..][..kept];
+        let part = &self.stage[run * self.stride + self.shift..][..kept];
         copy(&mut self.dst[at..at + kept], part, false);
         self.runs[run] = (0, 0);
     }
@@ -221,7 +244,22 @@ impl<E: Scalar> Staged<'_, '_, E> {
 
 impl<E: Scalar> Sink<E> for Staged<'_, '_, E> {
     #[inline(always)]
-    fn piece(&mut self, run: usize, at: usize, len: usize, fill: impl FnOnce(&mut [E])) {
+    fn piece(&mut self, run: usize, at: usize, len: usize, reads: usize, fill: impl FnOnce(&mut [E])) {
+        // The stage half a page from the source in their low address bits: a load whose low 12 bits match a store
+        // still in flight waits for it (4K aliasing), and the stage's stores run ahead of the loads by a different
+        // distance each step. Where the stage lay on the stack decided it: u8 images packed channels-last ran at
+        // 0.7 or 1.4 of `memcpy` by the caller's depth (AMD EPYC Zen 4).
+        let size = size_of::<E>();
+        let shift = ((reads + PAGE / 2).wrapping_sub(self.base) % PAGE) / size;
+        if shift != self.shift {
+            for (r, &(_, kept)) in self.runs.iter().enumerate() {
+                if kept > 0 {
+                    let from = r * self.stride + self.shift;
+                    self.stage.copy_within(from..from + kept, r * self.stride + shift);
+                }
+            }
+            self.shift = shift;
+        }
         let (start, kept) = self.runs[run];
         let (start, kept) = if kept > 0 && start + kept == at {
             (start, kept)
@@ -234,7 +272,7 @@ impl<E: Scalar> Sink<E> for Staged<'_, '_, E> {
             fill(&mut self.dst[at..at + len]);
             return;
         }
-        let part = &mut self.stage[run * self.cap..][..self.cap];
+        let part = &mut self.stage[run * self.stride + self.shift..][..self.cap];
         fill(&mut part[kept..kept + len]);
         let total = kept + len;
         // The last line boundary within the run so far.
