@@ -29,9 +29,7 @@ const STAGE_BYTES: usize = 64 << 10;
 /// Copies every index of `region` from source to destination offsets, as the axes say: band by band where
 /// [`bands`] says so, each band through the stage where [`stage_plan`] says so.
 pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>) {
-    // Below twice the smallest band, without asking the caches (the staged blocks of 32 KiB come here by the
-    // thousand).
-    let Some(budget) = band_bytes().filter(|_| bytes(axes, region, size_of::<E>()) > 64 << 10) else {
+    let Some(budget) = budget(axes, region, size_of::<E>()) else {
         return boxes(axes, region, io);
     };
     if let Some((d, h)) = stage_plan(axes, region, size_of::<E>(), io) {
@@ -54,14 +52,20 @@ pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '
 /// before it, which the stage writes as it streams out whole rows of tiles.
 pub(crate) fn stages_padding<E: Scalar>(axes: &Axes, region: &Region, io: &Io<'_, '_, E>) -> Option<usize> {
     io.pad?;
-    band_bytes().filter(|_| bytes(axes, region, size_of::<E>()) > 64 << 10)?;
+    budget(axes, region, size_of::<E>())?;
     let (d, _) = stage_plan(axes, region, size_of::<E>(), io)?;
     top_run(axes, region, d).map(|(_, end)| end as usize)
 }
 
-/// The bytes of the indices of `region`.
-fn bytes(axes: &Axes, region: &Region, size: usize) -> usize {
-    (0..axes.rank).fold(size, |b, d| b.saturating_mul(region.hi[d].saturating_sub(region.lo[d])))
+/// The source bytes a band of `region` reads at most ([`band_bytes`]), where the region may go in bands: above
+/// twice the smallest band, decided without asking the caches (the staged blocks of 32 KiB come here by the
+/// thousand).
+fn budget(axes: &Axes, region: &Region, size: usize) -> Option<usize> {
+    let bytes = (0..axes.rank).fold(size, |b, d| b.saturating_mul(region.hi[d].saturating_sub(region.lo[d])));
+    if bytes <= 64 << 10 {
+        return None;
+    }
+    band_bytes()
 }
 
 /// Whether `region` goes through the stage (a stage of [`STAGE_BYTES`], elements of `size` bytes, the

@@ -61,6 +61,10 @@ pub(crate) fn stages_padding<E: Scalar>(
     io: &Io<'_, '_, E>,
     grain: Option<usize>,
 ) -> Option<usize> {
+    // The cheap conditions first: working out the direct nest's grain (a runtime layout's) is not.
+    if !io.stream || io.pad.is_none() {
+        return None;
+    }
     match Staging::new::<E>(axes, region, grain) {
         Some(_) => None,
         None => band::stages_padding(axes, region, io),
