@@ -333,6 +333,8 @@ fn streamed_short_rows_write_their_padding() {
     for (a, b) in [
         ("bf16[8500,500]", "bf16[8500,500]{1,0:T(8,128)(2,1)pad(8500,500:one)}"),
         ("bf16[8500,500]", "bf16[8500,500]{1,0:T(8,128)(2,1)pad(8520,520:lowest)}"),
+        // One partial tile a row of tiles: every band one box, packed through the stage.
+        ("bf16[40000,120]", "bf16[40000,120]{1,0:T(8,128)(2,1)pad(40000,120:one)}"),
     ] {
         let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
         let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());

@@ -12,14 +12,22 @@
 //! place, each box wrote its own part of every row (of every row of tiles), ordinary stores to lines that the other
 //! box completes, each line read from memory first: bf16 `[60000,500]` out of `(8,128)(2,1)` tiles ran at
 //! 0.42-0.47 of `memcpy` on an Intel Xeon (Emerald Rapids), through the stage at 0.50-0.68; into them, padding
-//! filled first, 0.46-0.53 on an AMD EPYC Zen 4, through the stage 0.49-0.57.
+//! filled first, 0.46-0.53 on an AMD EPYC Zen 4, through the stage 0.49-0.57. Rows of one partial tile (a region
+//! of one box) packed with padding go through the stage too: filling the padding first read and wrote every line
+//! of the destination once more (bf16 rows of 120 into `(8,128)(2,1)` 0.36 of `memcpy`, u8 rows of 120 into
+//! `(32,128)(4,1)` 0.28; through the stage 0.65 and 0.62, AMD EPYC Zen 4).
+//!
+//! While a band streams out of the stage, the next band's source is prefetched, a line per line written: the
+//! core otherwise reads nothing from memory while it streams, and then writes nothing while the kernels read
+//! (bf16 `[60000,500]` out of `(8,128)(2,1)` 0.45-0.47 of `memcpy` -> 0.64-0.67, into them 0.58-0.61 ->
+//! 0.70-0.71; f32 rows of 500 out of `T(8,128)` 0.61 -> 0.81, into them 0.57 -> 0.71; AMD EPYC Zen 4).
 
 use core::mem::size_of;
 
 use super::io::{Io, Region};
-use super::kernels::copy;
+use super::kernels::copy_ahead;
 use super::nest::boxes;
-use crate::axes::{Axes, Piece, MAX_DIGITS};
+use crate::axes::{Axes, Axis, Piece, MAX_DIGITS};
 use crate::view::Scalar;
 
 /// The stage of a band's destination (bytes): within the second-level cache of every x86-64 core of the last
@@ -41,7 +49,7 @@ pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '
         }
         return;
     }
-    match bands(axes, region, size_of::<E>(), budget) {
+    match bands(axes, region, size_of::<E>(), budget, 2) {
         Some((d, h)) => each_band(region, d, h, |band| boxes(axes, band, io)),
         None => boxes(axes, region, io),
     }
@@ -71,12 +79,14 @@ fn budget(axes: &Axes, region: &Region, size: usize) -> Option<usize> {
 /// Whether `region` goes through the stage (a stage of [`STAGE_BYTES`], elements of `size` bytes, the
 /// destination streamed), and its bands: with padding ([`Io::pad`]), where every band is a run
 /// of whole rows of tiles within the destination (then the stage writes every padding slot of them); without,
-/// where the first band is a dense run (a later one that is not goes in place).
+/// where the first band is a dense run (a later one that is not goes in place). A region of one box goes through
+/// it only with padding (without, the kernels gather short rows and stream them out themselves: bf16 rows of 120
+/// out of `(8,128)(2,1)` ran at 1.2 of `memcpy` so, at 0.7 through the stage).
 fn stage_plan<E>(axes: &Axes, region: &Region, size: usize, io: &Io<'_, '_, E>) -> Option<(usize, usize)> {
     if !io.stream || !matches!(size, 1 | 2 | 4 | 8) {
         return None;
     }
-    let (d, mut h) = bands(axes, region, size, STAGE_BYTES)?;
+    let (d, mut h) = bands(axes, region, size, STAGE_BYTES, if io.pad.is_some() { 1 } else { 2 })?;
     // Bands of the stage's size in the destination (the bands are sized by their source bytes): fewer rows of
     // tiles where the destination's have more slots (padded dimensions).
     let first = |h: usize| {
@@ -117,7 +127,8 @@ fn each_band(region: &Region, d: usize, h: usize, mut f: impl FnMut(&Region)) {
 }
 
 /// [`execute`] through a stage of `N` elements, band by band (`h` indices of dimension `d`), each band that is
-/// a run ([`run`]) written into the stage and streamed out whole, a band that is not in place.
+/// a run ([`run`]) written into the stage and streamed out whole, the next band's source prefetched meanwhile
+/// ([`source`]); a band that is not a run in place.
 #[inline(never)]
 fn staged<E: Scalar, const N: usize>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>, d: usize, h: usize) {
     let mut stage = [E::from_scalar_bits(0); N];
@@ -131,7 +142,11 @@ fn staged<E: Scalar, const N: usize>(axes: &Axes, region: &Region, io: &mut Io<'
                 let mut into =
                     Io { src: io.src, src_base: io.src_base, dst: part, dst_base: -r.lo, stream: false, pad: None };
                 boxes(axes, band, &mut into);
-                copy(&mut io.dst[at..at + r.len], &stage[..r.len], io.stream);
+                // The next band's source, read from memory while this band streams out.
+                let mut next = *band;
+                (next.lo[d], next.hi[d]) = (band.hi[d], band.hi[d].saturating_add(h).min(region.hi[d]));
+                let ahead = source(axes, &next, io, r.len);
+                copy_ahead(&mut io.dst[at..at + r.len], &stage[..r.len], io.stream, ahead);
             }
             _ => boxes(axes, band, io),
         }
@@ -162,35 +177,64 @@ impl Run {
 /// lower digit, so no other index's offset lies in the run, and the slots the band does not write are padding
 /// (a partial tile's columns, a row's last tile's padding).
 fn run(axes: &Axes, band: &Region, d: usize, padded: bool) -> Option<Run> {
-    let (mut lo, mut hi, mut count) = (0isize, 0isize, 1usize);
-    let mut pieces = [Piece::default(); 2 * MAX_DIGITS];
-    for (e, axis) in axes.axes().iter().enumerate() {
-        let n = axis.pieces(band.lo[e], band.hi[e], &mut pieces);
-        let (mut first, mut last) = (isize::MAX, isize::MIN);
-        for p in &pieces[..n] {
-            let at = axis.offsets(p.start).1;
-            let mut end = at;
-            for j in 0..=p.level {
-                let steps = if j == p.level { p.count } else { axis.extent(j) };
-                if axis.dst[j] < 0 {
-                    return None;
-                }
-                end = end.checked_add(axis.dst[j].checked_mul(isize::try_from(steps.checked_sub(1)?).ok()?)?)?;
-            }
-            (first, last) = (first.min(at), last.max(end));
-        }
-        if n == 0 {
-            return None;
-        }
-        (lo, hi) = (lo.checked_add(first)?, hi.checked_add(last)?);
-        count = count.checked_mul(band.hi[e] - band.lo[e])?;
+    if axes.axes().iter().any(|a| a.dst[..a.digits].iter().any(|&s| s < 0)) {
+        return None;
     }
+    let (lo, hi) = bounds(axes, band, |a| &a.dst, |o| o.1)?;
+    let count = (0..axes.rank).try_fold(1usize, |n, e| n.checked_mul(band.hi[e] - band.lo[e]))?;
     if !padded {
         let len = usize::try_from(hi.checked_sub(lo)?).ok()?.checked_add(1)?;
         return (len == count).then_some(Run { lo, len, count });
     }
     let (start, end) = top_run(axes, band, d)?;
     (start <= lo && hi < end).then(|| Run { lo: start, len: (end - start) as usize, count })
+}
+
+/// The lowest and the highest offset of the indices of `band` (not empty) on one side (`strides` of each axis,
+/// `side` of its offsets), or `None` where a sum overflows.
+fn bounds(
+    axes: &Axes,
+    band: &Region,
+    strides: impl Fn(&Axis) -> &[isize; MAX_DIGITS],
+    side: impl Fn((isize, isize)) -> isize,
+) -> Option<(isize, isize)> {
+    let (mut lo, mut hi) = (0isize, 0isize);
+    let mut pieces = [Piece::default(); 2 * MAX_DIGITS];
+    for (e, axis) in axes.axes().iter().enumerate() {
+        let n = axis.pieces(band.lo[e], band.hi[e], &mut pieces);
+        if n == 0 {
+            return None;
+        }
+        let (mut first, mut last) = (isize::MAX, isize::MIN);
+        for p in &pieces[..n] {
+            let at = side(axis.offsets(p.start));
+            let (mut a, mut b) = (at, at);
+            for j in 0..=p.level {
+                let steps = if j == p.level { p.count } else { axis.extent(j) };
+                let span = strides(axis)[j].checked_mul(isize::try_from(steps.checked_sub(1)?).ok()?)?;
+                if span < 0 {
+                    a = a.checked_add(span)?;
+                } else {
+                    b = b.checked_add(span)?;
+                }
+            }
+            (first, last) = (first.min(a), last.max(b));
+        }
+        (lo, hi) = (lo.checked_add(first)?, hi.checked_add(last)?);
+    }
+    Some((lo, hi))
+}
+
+/// The source of `band` (empty: none) as a slice of `io`'s, where it lies within it and spans at most twice
+/// `slots` (a band read densely enough for its span to be worth prefetching).
+fn source<'a, E>(axes: &Axes, band: &Region, io: &Io<'a, '_, E>, slots: usize) -> &'a [E] {
+    let span = (0..axes.rank).all(|e| band.lo[e] < band.hi[e]).then(|| bounds(axes, band, |a| &a.src, |o| o.0));
+    let slice = span.flatten().and_then(|(lo, hi)| {
+        let lo = usize::try_from(io.src_base.checked_add(lo)?).ok()?;
+        let end = usize::try_from(io.src_base.checked_add(hi)?).ok()?.checked_add(1)?;
+        (end <= io.src.len() && end - lo <= slots.saturating_mul(2)).then(|| &io.src[lo..end])
+    });
+    slice.unwrap_or(&[])
 }
 
 /// The offsets from the first slot of the band's first value of the top digit of dimension `d` to the first
@@ -203,10 +247,10 @@ fn top_run(axes: &Axes, band: &Region, d: usize) -> Option<(isize, isize)> {
     Some((value(band.lo[d] / bound)?, value(band.hi[d].div_ceil(bound))?))
 }
 
-/// Where a region is more than one box and larger than twice `budget` bytes (the source a band reads at most):
+/// Where a region is at least `least` boxes and larger than twice `budget` bytes (the source a band reads at most):
 /// the dimension outermost in the source and the band's height (a multiple of the dimension's top digit: whole
 /// tiles of both sides), or `None`.
-fn bands(axes: &Axes, region: &Region, size: usize, budget: usize) -> Option<(usize, usize)> {
+fn bands(axes: &Axes, region: &Region, size: usize, budget: usize, least: usize) -> Option<(usize, usize)> {
     let rank = axes.rank;
     let extent = |d: usize| region.hi[d].saturating_sub(region.lo[d]);
     let bytes = (0..rank).fold(size, |b, d| b.saturating_mul(extent(d)));
@@ -216,7 +260,7 @@ fn bands(axes: &Axes, region: &Region, size: usize, budget: usize) -> Option<(us
     let mut pieces = [Piece::default(); 2 * MAX_DIGITS];
     let boxes =
         (0..rank).fold(1usize, |n, d| n.saturating_mul(axes.axes[d].pieces(region.lo[d], region.hi[d], &mut pieces)));
-    if boxes < 2 {
+    if boxes < least {
         return None;
     }
     let top = |d: usize| axes.axes[d].digits.max(1) - 1;

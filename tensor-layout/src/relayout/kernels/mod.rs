@@ -44,12 +44,19 @@ pub(crate) fn finish(stream: bool) {
 /// `dst.copy_from_slice(src)` for slices of one length, streaming when asked and possible.
 #[inline]
 pub(crate) fn copy<E: Scalar>(dst: &mut [E], src: &[E], stream: bool) {
+    copy_ahead(dst, src, stream, &[]);
+}
+
+/// [`copy`], and where it streams, the lines of `ahead` (the next part of a source, say) prefetched along the
+/// way, one per line written, so that memory reads them while it takes the writes.
+#[inline]
+pub(crate) fn copy_ahead<E: Scalar>(dst: &mut [E], src: &[E], stream: bool, ahead: &[E]) {
     #[cfg(target_arch = "x86_64")]
     if stream && core::mem::size_of_val(dst) >= 64 {
-        super::simd::stream_copy(dst, src);
+        super::simd::stream_copy(dst, src, ahead);
         return;
     }
-    let _ = stream;
+    let _ = (stream, ahead);
     dst.copy_from_slice(src);
 }
 

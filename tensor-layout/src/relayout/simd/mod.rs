@@ -74,7 +74,7 @@ mod zip;
 
 use cache::{Caches, SCRATCH_MAX};
 use isa::{unblocks, Avx2, Avx512, Isa, Level, Sse2};
-use out::put;
+use out::{put, put_ahead};
 use tiles::{block_shape, tile_rows, tiles};
 use zip::{deinterleave, deinterleave_wide, interleave, interleave_pieces};
 
@@ -115,16 +115,17 @@ pub(super) fn short_block() -> usize {
 }
 
 /// Copies `src` into `dst` (same length): streaming stores for the whole 64-byte lines of `dst`, ordinary
-/// copies before and after them (see [`put`]).
-pub(super) fn stream_copy<E: Scalar>(dst: &mut [E], src: &[E]) {
+/// copies before and after them (see [`put`]), the lines of `ahead` prefetched along the way ([`put_ahead`]).
+pub(super) fn stream_copy<E: Scalar>(dst: &mut [E], src: &[E], ahead: &[E]) {
     if dst.len() != src.len() {
         dst.copy_from_slice(src);
         return;
     }
+    let (p, n) = (ahead.as_ptr() as *const u8, size_of_val(ahead));
     // SAFETY: `dst` and `src` are distinct slices of `size_of_val(dst)` bytes each (`&mut` and `&` cannot
     // overlap). `E` is a `Scalar`: its bytes are plain integers, and the bytes written come from valid values of
-    // `E`.
-    unsafe { put(dst.as_mut_ptr() as *mut u8, src.as_ptr() as *const u8, size_of_val(dst), true) }
+    // `E`. Prefetches are hints, at any address.
+    unsafe { put_ahead(dst.as_mut_ptr() as *mut u8, src.as_ptr() as *const u8, size_of_val(dst), (p, n)) }
 }
 
 /// A transpose in bytes: unit `(i, j)` of `w` bytes at source `src_row(i) + j * w` and destination

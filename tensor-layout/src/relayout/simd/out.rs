@@ -3,6 +3,7 @@
 #![allow(unsafe_code)]
 
 use super::isa::{Avx2, Isa, Level, Sse2};
+use super::net::prefetch;
 use super::{Block, Walk};
 
 /// Copies `len` bytes to `to` from `from` (the scratch tile, or a source), streaming the whole 64-byte lines when
@@ -22,14 +23,28 @@ pub(super) unsafe fn put(to: *mut u8, from: *const u8, len: usize, stream: bool)
         unsafe { core::ptr::copy_nonoverlapping(from, to, len) };
         return;
     }
+    // SAFETY: the caller's contract.
+    unsafe { put_ahead(to, from, len, (core::ptr::null(), 0)) }
+}
+
+/// [`put`] streaming, and the `ahead.1` bytes from `ahead.0` prefetched along the way: a line of them per line
+/// streamed, the rest after (a stage's stream-out is when memory can read the next stage's source: an AMD EPYC
+/// Zen 4 packed f32 rows of 500 into `T(8,128)` tiles at 0.65 of `memcpy` through a stage without, 0.85 with).
+///
+/// # Safety
+/// As [`put`]; `ahead` any address (prefetches are hints).
+#[inline(always)]
+pub(super) unsafe fn put_ahead(to: *mut u8, from: *const u8, len: usize, ahead: (*const u8, usize)) {
     let (head, body) = lines(to as usize, len);
     // SAFETY: the caller's contract; `to + head` is on a line boundary.
     unsafe {
         core::ptr::copy_nonoverlapping(from, to, head);
-        stream_lines(to.add(head), from.add(head), body);
+        stream_lines(to.add(head), from.add(head), body, ahead);
         let k = head + body;
         core::ptr::copy_nonoverlapping(from.add(k), to.add(k), len - k);
     }
+    let done = body.min(ahead.1);
+    super::prefetch_run(ahead.0.wrapping_add(done), ahead.1 - done);
 }
 
 /// Streams `bytes` (a multiple of 64) from `from` to `to`, a line boundary: 32 bytes at a time where the CPU
@@ -42,12 +57,12 @@ pub(super) unsafe fn put(to: *mut u8, from: *const u8, len: usize, stream: bool)
 /// # Safety
 /// `from .. + bytes` readable, `to .. + bytes` writable, not overlapping; `to` on a 64-byte boundary.
 #[inline(always)]
-unsafe fn stream_lines(to: *mut u8, from: *const u8, bytes: usize) {
+unsafe fn stream_lines(to: *mut u8, from: *const u8, bytes: usize, ahead: (*const u8, usize)) {
     match Level::get().avx2() {
         // SAFETY: the caller's contract; the token proves the CPU runs AVX2.
-        Some(avx2) => unsafe { stream_lines_avx2(avx2, to, from, bytes) },
+        Some(avx2) => unsafe { stream_lines_avx2(avx2, to, from, bytes, ahead) },
         // SAFETY: the caller's contract.
-        None => unsafe { stream_vectors(Sse2, to, from, bytes) },
+        None => unsafe { stream_vectors(Sse2, to, from, bytes, ahead) },
     }
 }
 
@@ -56,9 +71,9 @@ unsafe fn stream_lines(to: *mut u8, from: *const u8, bytes: usize) {
 /// # Safety
 /// As [`stream_lines`].
 #[target_feature(enable = "avx2")]
-unsafe fn stream_lines_avx2(avx2: Avx2, to: *mut u8, from: *const u8, bytes: usize) {
+unsafe fn stream_lines_avx2(avx2: Avx2, to: *mut u8, from: *const u8, bytes: usize, ahead: (*const u8, usize)) {
     // SAFETY: the caller's contract.
-    unsafe { stream_vectors(avx2, to, from, bytes) }
+    unsafe { stream_vectors(avx2, to, from, bytes, ahead) }
 }
 
 /// Streams `bytes` (a multiple of 64) from `from` to `to`, a line boundary, a vector of `isa` at a time.
@@ -66,12 +81,18 @@ unsafe fn stream_lines_avx2(avx2: Avx2, to: *mut u8, from: *const u8, bytes: usi
 /// # Safety
 /// As [`stream_lines`], on a CPU that runs `isa`.
 #[inline(always)]
-unsafe fn stream_vectors<I: Isa>(isa: I, to: *mut u8, from: *const u8, bytes: usize) {
+unsafe fn stream_vectors<I: Isa>(isa: I, to: *mut u8, from: *const u8, bytes: usize, ahead: (*const u8, usize)) {
     let mut k = 0;
     while k < bytes {
-        // SAFETY: the caller's contract; `to + k` is aligned to the vector (a line holds a whole number of them).
-        unsafe { isa.stream(to.add(k), isa.load(from.add(k))) };
-        k += 16 * I::LANES;
+        if k < ahead.1 {
+            prefetch(ahead.0.wrapping_add(k));
+        }
+        for v in (0..64).step_by(16 * I::LANES) {
+            // SAFETY: the caller's contract; `to + k + v` is aligned to the vector (a line holds a whole number
+            // of them).
+            unsafe { isa.stream(to.add(k + v), isa.load(from.add(k + v))) };
+        }
+        k += 64;
     }
 }
 
@@ -167,11 +188,11 @@ pub(super) unsafe fn put_carried(to: *mut u8, from: *const u8, len: usize, line:
                 }
                 return;
             }
-            stream_lines(to.sub(h), line, 64);
+            stream_lines(to.sub(h), line, 64, (core::ptr::null(), 0));
         } else {
             core::ptr::copy_nonoverlapping(from, to, first);
         }
-        stream_lines(to.add(first), from.add(first), body);
+        stream_lines(to.add(first), from.add(first), body, (core::ptr::null(), 0));
         let k = first + body;
         if tail {
             core::ptr::copy_nonoverlapping(from.add(k), line, len - k);
