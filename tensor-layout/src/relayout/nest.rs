@@ -371,9 +371,13 @@ fn run_box<E: Scalar, const M: usize>(
         return;
     }
     let (kernel, len) = plan_box::<M>(modes, len, size_of::<E>());
-    // Kernels take the innermost outer loop with them.
-    let (outer, inner) =
-        if len > 0 { (&modes[..len - 1], modes[len - 1]) } else { (&modes[..0], Mode { n: 1, src: 0, dst: 0 }) };
+    // Kernels take the innermost outer loop with them; transposes the next one too (see `kernels::transpose`).
+    let one = Mode { n: 1, src: 0, dst: 0 };
+    let (outer, inner) = if len > 0 { (&modes[..len - 1], modes[len - 1]) } else { (&modes[..0], one) };
+    let (outer, next) = match (&kernel, outer.split_last()) {
+        (Kernel::Transpose(_), Some((next, rest))) => (rest, *next),
+        _ => (outer, one),
+    };
     // A digit of the odometer per outer loop: the array sized `M`, the odometer a slice of it as long as the loops
     // (an array indexed past what the compiler can bound ran block copies into `T(8,128)` at half speed).
     let mut digits = [0usize; M];
@@ -382,7 +386,7 @@ fn run_box<E: Scalar, const M: usize>(
     loop {
         match kernel {
             Kernel::Rows { len } => kernels::rows(io, s, t, len, inner),
-            Kernel::Transpose(ref tr) => kernels::transpose(io, s, t, tr, inner),
+            Kernel::Transpose(ref tr) => kernels::transpose(io, s, t, tr, inner, next),
         }
         let mut k = outer.len();
         loop {

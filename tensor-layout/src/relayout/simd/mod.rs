@@ -240,9 +240,11 @@ const fn tile_units(w: usize) -> usize {
 }
 
 /// Transposes the part of `tr` (source block at slot `a`, destination block at slot `b`, repeated `outer.n`
-/// times `outer.src` and `outer.dst` slots further) that whole SIMD blocks cover: units `(i, j)` with `i < di`
-/// and `j < dj`, returned. `(0, 0)` when no kernel applies (units wider than 128 bytes or not a power of two,
-/// both extents narrower than a vector) or the blocks are not within the slices.
+/// times `outer.src` and `outer.dst` slots further, all that `next.n` times `next.src` and `next.dst` slots
+/// further) that whole SIMD blocks cover: units `(i, j)` with `i < di` and `j < dj` of every repetition,
+/// returned. `(0, 0)` when no kernel applies (units wider than 128 bytes or not a power of two, both extents
+/// narrower than a vector) or the blocks are not within the slices.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn transpose<E: Scalar>(
     src: &[E],
     a: isize,
@@ -250,10 +252,11 @@ pub(super) fn transpose<E: Scalar>(
     b: isize,
     tr: &Transpose,
     outer: Mode,
+    next: Mode,
     stream: bool,
 ) -> (usize, usize) {
     let (ni, nj) = tr.extents();
-    let (si, dj) = ([tr.i[0], tr.i[1], outer], [tr.j[0], tr.j[1], outer]);
+    let (si, dj) = ([tr.i[0], tr.i[1], outer, next], [tr.j[0], tr.j[1], outer, next]);
     let (Some(_), Some(_)) =
         (reach(a, &si, |m| m.src, nj * tr.unit, src.len()), reach(b, &dj, |m| m.dst, ni * tr.unit, dst.len()))
     else {
@@ -277,6 +280,7 @@ pub(super) fn transpose<E: Scalar>(
     let ps = (src.as_ptr() as *const u8).wrapping_offset(a * e);
     let pd = (dst.as_mut_ptr() as *mut u8).wrapping_offset(b * e);
     let reps = Reps { n: outer.n, src: outer.src * e, dst: outer.dst * e };
+    let next = Reps { n: next.n, src: next.src * e, dst: next.dst * e };
     let at = Block {
         ps,
         pd,
@@ -293,17 +297,37 @@ pub(super) fn transpose<E: Scalar>(
         short: caches.short_block(),
     };
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
-    // bytes `k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
-    // `k * reps.dst + dst_row(j) + i * w .. + w` from `pd`, for `k < reps.n`, `i < ni`, `j < nj`. The kernels
-    // touch only such bytes (each `w`-byte unit whole, `w` a multiple of the element size), and the scratch
-    // tile that `small` or `large` gives them.
+    // bytes `q * next.src + k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
+    // `q * next.dst + k * reps.dst + dst_row(j) + i * w .. + w` from `pd`, for `q < next.n`, `k < reps.n`,
+    // `i < ni`, `j < nj`. The kernels touch only such bytes of the repetition `q` they are given (each `w`-byte
+    // unit whole, `w` a multiple of the element size), and the scratch tile that `small` or `large` gives them.
     unsafe {
         if ni * nj * w <= SMALL {
-            small(at, w)
+            small(at, w, next)
         } else {
-            large(at, w)
+            large(at, w, next)
         }
     }
+}
+
+/// [`kernels`] over repetitions `0..next.n` of `at` (`next.src` and `next.dst` bytes apart): what they cover,
+/// the same for each (it depends on the block's shape alone); none after one they do not cover.
+///
+/// # Safety
+/// As [`kernels`], for every repetition.
+#[inline(always)]
+unsafe fn each_next(at: &mut Block, w: usize, next: Reps) -> (usize, usize) {
+    let mut done = (0, 0);
+    for _ in 0..next.n {
+        // SAFETY: the caller's contract, for this repetition.
+        done = unsafe { kernels(at, w) };
+        if done == (0, 0) {
+            break;
+        }
+        at.ps = at.ps.wrapping_offset(next.src);
+        at.pd = at.pd.wrapping_offset(next.dst);
+    }
+    done
 }
 
 /// The scratch tile of blocks of at most this many bytes: a 32 KiB tile (the size the kernels are tested with for
@@ -316,31 +340,31 @@ const SMALL: usize = if cfg!(miri) { SCRATCH_MAX } else { 32 << 10 };
 #[repr(C, align(64))]
 struct Scratch<const N: usize>([u8; N]);
 
-/// [`kernels`] with a scratch tile of [`SMALL`] bytes.
+/// [`each_next`] with a scratch tile of [`SMALL`] bytes.
 ///
 /// # Safety
-/// As [`kernels`], but for the scratch tile (`at.tile` is replaced).
+/// As [`each_next`], but for the scratch tile (`at.tile` is replaced).
 #[inline(never)]
-unsafe fn small(mut at: Block, w: usize) -> (usize, usize) {
+unsafe fn small(mut at: Block, w: usize, next: Reps) -> (usize, usize) {
     // Never moved: the kernels write it through `tile` before reading.
     let mut scratch = MaybeUninit::<Scratch<SMALL>>::uninit();
     at.tile = scratch.as_mut_ptr() as *mut u8;
     at.scratch = at.scratch.min(SMALL);
     // SAFETY: the caller's contract; the tile holds `SMALL >= at.scratch` bytes aligned to 64.
-    unsafe { kernels(&at, w) }
+    unsafe { each_next(&mut at, w, next) }
 }
 
-/// [`kernels`] with a scratch tile of [`SCRATCH_MAX`] bytes.
+/// [`each_next`] with a scratch tile of [`SCRATCH_MAX`] bytes.
 ///
 /// # Safety
 /// As [`small`].
 #[inline(never)]
-unsafe fn large(mut at: Block, w: usize) -> (usize, usize) {
+unsafe fn large(mut at: Block, w: usize, next: Reps) -> (usize, usize) {
     // Never moved (a move would copy 256 KiB): the kernels write it through `tile` before reading.
     let mut scratch = MaybeUninit::<Scratch<SCRATCH_MAX>>::uninit();
     at.tile = scratch.as_mut_ptr() as *mut u8;
     // SAFETY: the caller's contract; the tile holds `SCRATCH_MAX >= at.scratch` bytes aligned to 64.
-    unsafe { kernels(&at, w) }
+    unsafe { each_next(&mut at, w, next) }
 }
 
 /// The kernels of `w`-byte units over block `at`.
