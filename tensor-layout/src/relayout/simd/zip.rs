@@ -219,6 +219,12 @@ unsafe fn zip_piece<J: Isa, const W: usize, const L: usize, const K: usize>(
     out: &mut Runs,
     to: *mut u8,
 ) {
+    // Where the pieces go first, then the loads: a run written out there (streaming stores) leaves no vectors
+    // to spill and reload around it. (Reloaded from the stack after the run's streaming stores, a spill whose
+    // address matched theirs in the low 12 bits waited for them to drain: u8 packing into `(32,128)(4,1)` ran
+    // at 0.55-0.65 of `memcpy` instead of 0.9 at one stack depth in ten, on an AMD EPYC Zen 4.)
+    // SAFETY: the caller's contract; the scratch tile holds `RUN_BYTES >= K * 16 * lanes`.
+    let at = unsafe { out.next(to, K * 16 * J::LANES) };
     let mut v = [isa.zero(); K];
     for (x, row) in v.iter_mut().zip(rows.iter_mut()) {
         // SAFETY: the caller's contract.
@@ -227,9 +233,8 @@ unsafe fn zip_piece<J: Isa, const W: usize, const L: usize, const K: usize>(
     }
     // Pieces in each lane, then lanes in order: vector `q` holds the destination's bytes `q * 16 * lanes ..`.
     let v = zip_rows::<J, K, 16>(isa, zip_rows::<J, K, W>(isa, v));
-    // SAFETY: the caller's contract; the scratch tile holds `RUN_BYTES >= K * 16 * lanes`.
+    // SAFETY: `at` holds `K * 16 * lanes` bytes of the scratch tile (above).
     unsafe {
-        let at = out.next(to, K * 16 * J::LANES);
         for (q, &x) in v.iter().enumerate() {
             isa.store(at.add(q * 16 * J::LANES), x);
         }
