@@ -4,8 +4,9 @@
 //! reports ([`cache`]).
 //!
 //! A transpose of `w`-byte units moves unit `(i, j)` from source row `i` to destination row `j`
-//! ([`Transpose`]); the block repeats `reps.n` times. With `l = 16 / w` units per 16-byte lane (one for units of
-//! 16 to 128 bytes, copied whole in the tiles):
+//! ([`Transpose`]); the block repeats `reps.n` times, all that `next.n` times (the small blocks of a tile each,
+//! handed over 16 KiB at a time: [`each_next`]); the rows are stepped through without divisions ([`walk`]). With
+//! `l = 16 / w` units per 16-byte lane (one for units of 16 to 128 bytes, copied whole in the tiles):
 //!
 //! - at least `l` units each way: tiles of 512 bytes along each destination row (more when the source rows are
 //!   short: as long as the scratch allows), transposed in register blocks into the scratch tile (a quarter of
@@ -70,12 +71,14 @@ mod lines;
 mod net;
 mod out;
 mod tiles;
+mod walk;
 mod zip;
 
 use cache::{Caches, SCRATCH_MAX};
 use isa::{unblocks, Avx2, Avx512, Isa, Level, Sse2};
 use out::{put, put_ahead};
 use tiles::{block_shape, tile_rows, tiles};
+use walk::Walk;
 use zip::{deinterleave, deinterleave_wide, interleave, interleave_pieces};
 
 pub(super) use few::Few;
@@ -168,60 +171,6 @@ impl Geo {
     #[inline(always)]
     fn dst_rows(&self, j: usize) -> Walk {
         Walk { k: j % self.nj0, n: self.nj0, at: self.dst_row(j), s0: self.dj0, s1: self.dj1 }
-    }
-}
-
-/// Offsets of consecutive rows of a two-level group, without divisions.
-#[derive(Clone, Copy)]
-struct Walk {
-    k: usize,
-    n: usize,
-    at: isize,
-    s0: isize,
-    s1: isize,
-}
-
-impl Walk {
-    /// The current row's offset, then a step of `l` rows (`l` divides the first level's extent and the current
-    /// position: the step never crosses its end).
-    #[inline(always)]
-    fn next_by(&mut self, l: usize) -> isize {
-        let at = self.at;
-        self.k += l;
-        self.at += l as isize * self.s0;
-        if self.k == self.n {
-            self.k = 0;
-            self.at += self.s1 - self.n as isize * self.s0;
-        }
-        at
-    }
-
-    /// Whether the `rows` rows from the current one follow one another `len` bytes apart (one run): rows `len`
-    /// apart within the first level, and the levels' groups following one another or not crossed. (`false` for
-    /// some runs that follow one another in other ways, a single row among them: the caller then merges row by
-    /// row.)
-    #[inline(always)]
-    fn follows(&self, rows: usize, len: usize) -> bool {
-        self.s0 == len as isize && (rows <= self.n - self.k || self.s1 == self.n as isize * self.s0)
-    }
-
-    /// The current row's offset.
-    #[inline(always)]
-    fn peek(&self) -> isize {
-        self.at
-    }
-
-    /// The current row's offset, then a step to the next row.
-    #[inline(always)]
-    fn next(&mut self) -> isize {
-        let at = self.at;
-        self.k += 1;
-        self.at += self.s0;
-        if self.k == self.n {
-            self.k = 0;
-            self.at += self.s1 - self.n as isize * self.s0;
-        }
-        at
     }
 }
 

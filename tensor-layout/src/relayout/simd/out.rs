@@ -205,35 +205,8 @@ pub(super) unsafe fn put_carried(to: *mut u8, from: *const u8, len: usize, line:
 #[cfg(test)]
 mod tests {
     extern crate std;
-    use super::super::Walk;
     use super::*;
     use std::vec::Vec;
-
-    /// `Walk::follows` (the test of `write_out`'s single run) against stepping the rows one by one: never a
-    /// single run where the rows do not follow one another, and one wherever the rows `len` bytes apart stay in
-    /// their group or the groups follow one another too. Every position in two-level groups, for each count of
-    /// rows.
-    #[test]
-    fn rows_follow_only_when_stepping_says_so() {
-        for n in 1..5usize {
-            let whole = 32 * n as isize;
-            for (s0, s1) in [(32isize, whole), (32, whole + 64), (32, -96), (64, 32), (-32, -32), (64, whole)] {
-                for k in 0..n {
-                    let walk = Walk { k, n, at: 1000, s0, s1 };
-                    for rows in 1..12usize {
-                        let mut w = walk;
-                        let offsets: Vec<isize> = (0..rows).map(|_| w.next()).collect();
-                        let stepped = offsets.windows(2).all(|p| p[1] - p[0] == 32);
-                        let case = std::format!("n {n}, s0 {s0}, s1 {s1}, k {k}, rows {rows}");
-                        assert!(!walk.follows(rows, 32) || stepped, "{case}");
-                        if s0 == 32 && (s1 == whole || rows <= n - k) {
-                            assert!(walk.follows(rows, 32), "{case}");
-                        }
-                    }
-                }
-            }
-        }
-    }
 
     /// Every length and alignment, streaming or not: the bytes of the source, nothing outside the destination.
     #[test]
