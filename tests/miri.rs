@@ -229,6 +229,10 @@ fn interleaves_and_deinterleaves() {
     round_trip::<u16>(&["bf16[16,72]", "bf16[16,72]{1,0:T(8,32)(2,1)}"]);
     // Quads of bytes: a partial tile's 28 columns, the last 12 unit by unit (interleaved, and deinterleaved back).
     round_trip::<u8>(&["u8[8,60]", "u8[8,60]{1,0:T(8,32)(4,1)}"]);
+    // A partial tile's 40 columns deinterleaved with whole loads (one group: no step crosses its end), a vector
+    // of 32 with AVX2, then unit by unit; and tiles 20 columns wide side by side (steps would cross: gathered).
+    round_trip::<u8>(&["u8[8,104]", "u8[8,104]{1,0:T(8,64)(4,1)}"]);
+    round_trip::<u8>(&["u8[8,60]", "u8[8,60]{1,0:T(8,20)(4,1)}"]);
 }
 
 /// Streaming transposes that complete destination lines a band at a time (`lines`): destination rows 384 bytes

@@ -238,6 +238,12 @@ fn interleaves_at_every_level() {
     both("bf16[24,300]", "bf16[24,300]{1,0:T(8,128)(2,1)}"); // short rows with gaps: stored straight
     both("u8[64,300]", "u8[64,300]{1,0:T(32,128)(4,1)}");
     both("u8[16,256]", "u8[16,256]{1,0:T(8,128)(4,1)}");
+    // Deinterleaves whose source rows are a partial tile's columns, one group (120 and 44, not a multiple of a
+    // step: loaded whole), and tiles of such widths side by side (groups that a step would cross: gathered).
+    both("u8[64,120]", "u8[64,120]{1,0:T(32,128)(4,1)}");
+    both("bf16[24,44]", "bf16[24,44]{1,0:T(8,128)(2,1)}");
+    both("u8[64,300]", "u8[64,300]{1,0:T(32,100)(4,1)}");
+    both("bf16[16,180]", "bf16[16,180]{1,0:T(8,36)(2,1)}");
     both("bf16[40,300]", "bf16[40,300]{1,0:T(8,128)(2,1)}");
     both("bf16[19,260]", "bf16[19,260]{1,0:T(16,128)(2,1)}");
     both("u8[40,300]", "u8[40,300]{1,0:T(8,128)(4,1)}");
