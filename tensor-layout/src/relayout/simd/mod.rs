@@ -488,7 +488,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         // Adjacent in runs of whole vectors, or in one run whatever its length (a partial tile's columns, the
         // last `nj % L` of them unit by unit in the kernel; column by column, bf16 rows of 500 packed into
         // `(8,128)(2,1)` tiles ran at 0.22 of `memcpy`).
-        let adjacent = b.g.dj0 == (ni * W) as isize && (b.g.nj0.is_multiple_of(L) || nj <= b.g.nj0);
+        let adjacent = b.g.dj0 == (ni * W) as isize && Walk::steps_fit(nj, b.g.nj0, L);
         // SAFETY: a part of the caller's block, `ni` rows; the columns adjacent where `interleave` runs.
         unsafe {
             match (ni, adjacent) {

@@ -12,8 +12,16 @@ pub(super) struct Walk {
 }
 
 impl Walk {
-    /// The current row's offset, then a step of `l` rows (`l` divides the first level's extent and the current
-    /// position: the step never crosses its end).
+    /// Whether steps of `step` rows, from multiples of it, over `n` rows in groups of `group` never cross a
+    /// group's end: `step` divides the group, or there is one group (a partial tile's columns: the last step
+    /// ends at or before `n`).
+    #[inline(always)]
+    pub(super) fn steps_fit(n: usize, group: usize, step: usize) -> bool {
+        group.is_multiple_of(step) || n <= group
+    }
+
+    /// The current row's offset, then a step of `l` rows, which never crosses the first level's end
+    /// ([`Walk::steps_fit`]).
     #[inline(always)]
     pub(super) fn next_by(&mut self, l: usize) -> isize {
         let at = self.at;

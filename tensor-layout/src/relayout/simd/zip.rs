@@ -295,7 +295,7 @@ pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const 
     // The source rows one after another within each step of `L`: rows `K * W` bytes apart, and no step crossing
     // the end of a group of `ni0` (a multiple of `L`, or one group: a partial tile's columns, whose rows were
     // gathered unit by unit otherwise, u8 rows of 120 out of `(32,128)(4,1)` at 0.5 of `memcpy`).
-    let adjacent = g.si0 == (K * W) as isize && (g.ni0.is_multiple_of(L) || b.ni <= g.ni0);
+    let adjacent = g.si0 == (K * W) as isize && Walk::steps_fit(b.ni, g.ni0, L);
     let mut cols = [0isize; K];
     for (j, c) in cols.iter_mut().enumerate() {
         *c = g.dst_row(j);
@@ -304,7 +304,7 @@ pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const 
     let to = |j: usize, ib: usize| b.pd.wrapping_offset(cols[j] + (ib * W) as isize);
     let mut rows = g.src_rows(lo);
     let mut ib = lo;
-    if adjacent && (g.ni0.is_multiple_of(L * I::LANES) || b.ni <= g.ni0) {
+    if adjacent && Walk::steps_fit(b.ni, g.ni0, L * I::LANES) {
         while ib + L * I::LANES <= hi {
             // SAFETY: rows `ib .. ib + L * lanes <= hi` (one after another: `ib` and `ni0` are multiples of the
             // step, which never crosses a group, or there is one group) and columns `0..K` of the block (the
@@ -361,7 +361,7 @@ pub(super) const CHUNK_BYTES: usize = 1024;
 pub(super) unsafe fn deinterleave_wide<const W: usize, const L: usize, const K: usize>(b: &Block, fi: usize) {
     let piece = K * W; // bytes per source row
     let g = &b.g;
-    let adjacent = g.si0 == piece as isize && (g.ni0.is_multiple_of(L) || b.ni <= g.ni0);
+    let adjacent = g.si0 == piece as isize && Walk::steps_fit(b.ni, g.ni0, L);
     let ti = (b.scratch / piece).min(tile_units(W) * 4) / L * L;
     let mut rows = g.src_rows(0);
     // The source rows the prefetch distance ahead, prefetched: tiles make many short runs, which the hardware
