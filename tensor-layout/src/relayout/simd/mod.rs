@@ -22,7 +22,8 @@
 //!   (blocks stacked so that a band fills whole lines of the scratch rows, with at most [`Caches::band_rows`]
 //!   rows), each row prefetched the prefetch distance ahead of its reads: prefetching a whole band at once
 //!   evicted the band being read (f64 transposes ran at 0.7 of `memcpy` that way, 0.9 prefetching ahead of the
-//!   reads). Repetitions close together in the source (the next tile along) run band by band. Streaming into
+//!   reads). With a first-level cache under 48 KiB, the next band is prefetched instead, into the second level,
+//!   row by row, a share at each step of the band being read ([`Caches::bands_ahead`]). Repetitions close together in the source (the next tile along) run band by band. Streaming into
 //!   destination rows whose runs do not start on a line (rows not a multiple of 64 bytes apart, or a
 //!   destination off a line boundary), the tiles go down each strip of columns and carry each run's last partial
 //!   line into the next tile's first ([`out::Carry`]), so that every line but a row's first and last is
@@ -243,6 +244,7 @@ pub(super) fn transpose<E: Scalar>(
         scratch: caches.scratch(),
         prefetch: caches.prefetch(),
         band: caches.band_rows(w),
+        ahead: caches.bands_ahead(),
         short: caches.short_block(),
     };
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
@@ -365,6 +367,8 @@ struct Block {
     prefetch: usize,
     /// The most source rows a band of the tiles reads at once ([`Caches::band_rows`]).
     band: usize,
+    /// Whether the tiles prefetch each band's source a band ahead ([`Caches::bands_ahead`]).
+    ahead: bool,
     /// The most bytes of short source rows prefetched as one stream ([`Caches::short_block`]).
     short: usize,
 }

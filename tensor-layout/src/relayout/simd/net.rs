@@ -77,6 +77,18 @@ pub(super) fn prefetch(p: *const u8) {
     let _ = p;
 }
 
+/// Prefetches the line at `p` into the second-level cache (a hint, as [`prefetch`]).
+#[inline(always)]
+pub(super) fn prefetch_l2(p: *const u8) {
+    // SAFETY: as `prefetch`.
+    #[cfg(not(miri))]
+    unsafe {
+        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T2 }>(p as *const i8)
+    }
+    #[cfg(miri)]
+    let _ = p;
+}
+
 /// `K` rows (`W`-byte units) into `K` vectors of interleaved columns: in each lane, vector `q` holds columns
 /// `q * l / K .. (q + 1) * l / K` of the lane's `l = 16 / W` columns, `K` units each. With `K == l`, vector `q`
 /// is column `q` of every lane: a transpose. With `W == 16` the units are lanes, and the stages move lanes: `K`

@@ -3,7 +3,7 @@
 #![allow(unsafe_code)]
 
 use super::isa::{Avx2, Isa, Sse2};
-use super::net::{micro, micro_avx, prefetch, unit};
+use super::net::{micro, micro_avx, prefetch, prefetch_l2, unit};
 use super::out::{write_out, Carry};
 use super::{tile_units, Block};
 
@@ -89,10 +89,14 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     // The rows of the band, and of the next band (for the prefetches), filled band by band.
     let (mut from, mut next) = ([b.ps; 64], [b.ps; 64]);
     let (down, across) = ((hi - lo).div_ceil(ti), fj.div_ceil(tj));
-    for k in 0..down * across {
+    // Tile `k`: its source rows `it .. te` and units `jt .. je`.
+    let tile = |k: usize| {
         let (kt, kj) = if carry > 0 { (k % down, k / down) } else { (k / across, k % across) };
         let (it, jt) = (lo + kt * ti, kj * tj);
-        let (te, je) = ((it + ti).min(hi), (jt + tj).min(fj));
+        (it, jt, (it + ti).min(hi), (jt + tj).min(fj))
+    };
+    for k in 0..down * across {
+        let (it, jt, te, je) = tile(k);
         let first = b.g.src_rows(it);
         let head = aligning::<W, L>(b, b.ps.wrapping_offset(first.peek() + (jt * W) as isize), ej * W, je - jt);
         let run = (je - jt) * W;
@@ -118,10 +122,32 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             for n in next.iter_mut().take(pre) {
                 *n = b.ps.wrapping_offset(later.next() + (jt * W) as isize);
             }
-            // The next line to prefetch (bytes into the band's rows); the first band of a tile prefetches its
-            // first lines now, the others had theirs from the band before.
+            // With `b.ahead`, the next band (the next tile's first after a tile's last) is prefetched a share per
+            // step of this one (the first band of all, at once, now), and not line by line below.
+            let steps = (je - jt) / ej;
+            let mut band_ahead = match (b.ahead && ahead, ib + nb < te) {
+                (false, _) => Ahead::none(),
+                (true, true) => Ahead::new(&next[..pre], run, steps),
+                (true, false) if k + 1 < down * across => {
+                    let (it2, jt2, te2, je2) = tile(k + 1);
+                    let mut rows2 = b.g.src_rows(it2);
+                    let n2 = eb.min(te2 - it2);
+                    let mut first2 = [b.ps; 64];
+                    for f in first2.iter_mut().take(n2) {
+                        *f = b.ps.wrapping_offset(rows2.next() + (jt2 * W) as isize);
+                    }
+                    Ahead::new(&first2[..n2], (je2 - jt2) * W, steps)
+                }
+                (true, false) => Ahead::none(),
+            };
+            if b.ahead && ahead && k == 0 && ib == it {
+                Ahead::new(&from[..nb], run, 1).rest();
+            }
+            // Otherwise the next line to prefetch (bytes into the band's rows); the first band of a tile
+            // prefetches its first lines now, the others had theirs from the band before.
+            let by_lines = ahead && !b.ahead;
             let mut line = 0;
-            if ib == it && ahead {
+            if by_lines && ib == it {
                 while line < lead.min(run) {
                     from.iter().take(nb).for_each(|f| prefetch(f.wrapping_add(line)));
                     line += 64;
@@ -144,7 +170,8 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             }
             while jb + ej <= je {
                 let x = (jb - jt) * W;
-                while ahead && line <= x + lead {
+                band_ahead.step();
+                while by_lines && line <= x + lead {
                     if line < run {
                         from.iter().take(nb).for_each(|f| prefetch(f.wrapping_add(line)));
                     } else if line - run < run {
@@ -174,6 +201,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                 }
                 jb += L;
             }
+            band_ahead.rest();
             ib += nb;
         }
         let carried = (carry > 0).then(|| Carry { at: b.tile.wrapping_add(scratch), head: it > lo, tail: te < hi });
@@ -181,6 +209,65 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         // scratch rows written just above; the carry holds `carry >= je - jt` lines after the tile, and the
         // tiles down a strip continue one another's runs, the first `ti * W >= 64` bytes (`tile_units`).
         unsafe { write_out(b, &mut b.g.dst_rows(jt), je - jt, (it * W) as isize, pitch, (te - it) * W, carried) };
+    }
+}
+
+/// The lines of a band of source rows (at most 64 rows, `bytes` from each) prefetched into the second-level cache
+/// row by row, a share at each of the `steps` steps of the band before ([`Caches::bands_ahead`]).
+///
+/// [`Caches::bands_ahead`]: super::cache::Caches::bands_ahead
+struct Ahead {
+    rows: [*const u8; 64],
+    n: usize,
+    /// Lines of each row (a line more than `bytes` fill where a row starts past a line boundary).
+    lines: usize,
+    /// Lines a step.
+    share: usize,
+    /// The next line: row `r`, line `l` of it.
+    r: usize,
+    l: usize,
+}
+
+impl Ahead {
+    /// Nothing to prefetch.
+    fn none() -> Ahead {
+        Ahead { rows: [core::ptr::null(); 64], n: 0, lines: 0, share: 0, r: 0, l: 0 }
+    }
+
+    fn new(rows: &[*const u8], bytes: usize, steps: usize) -> Ahead {
+        let mut a = Ahead::none();
+        for (to, &row) in a.rows.iter_mut().zip(rows) {
+            *to = row.wrapping_sub(row as usize % 64);
+        }
+        a.n = rows.len().min(64);
+        a.lines = (bytes + 63).div_ceil(64);
+        a.share = (a.n * a.lines).div_ceil(steps.max(1));
+        a
+    }
+
+    /// The next share of lines.
+    #[inline(always)]
+    fn step(&mut self) {
+        self.each(self.share, prefetch_l2);
+    }
+
+    /// Every line not yet prefetched.
+    fn rest(&mut self) {
+        self.each(usize::MAX, prefetch_l2);
+    }
+
+    /// The next `count` lines (fewer at the end), row by row, to `f`.
+    #[inline(always)]
+    fn each(&mut self, count: usize, mut f: impl FnMut(*const u8)) {
+        let mut k = 0;
+        while k < count && self.r < self.n {
+            f(self.rows[self.r].wrapping_add(self.l * 64));
+            self.l += 1;
+            if self.l == self.lines {
+                (self.r, self.l) = (self.r + 1, 0);
+            }
+            k += 1;
+        }
     }
 }
 
@@ -214,5 +301,40 @@ const fn pitch(row: usize) -> usize {
         row + 64
     } else {
         row
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::Ahead;
+    use std::vec::Vec;
+
+    /// Three rows of 100 bytes, 4 KiB apart, starting 16 bytes past a line: three lines each (bytes 16 .. 116 of
+    /// the first two lines, and one more for any start past a boundary), nine lines in four steps of three (the
+    /// last empty), row by row.
+    #[test]
+    fn a_band_ahead_goes_row_by_row_in_shares() {
+        let base = 1usize << 20;
+        let rows = [base + 16, base + 4096 + 16, base + 8192 + 16].map(|a| a as *const u8);
+        let mut ahead = Ahead::new(&rows, 100, 4);
+        let line = |row: usize, l: usize| base + row * 4096 + l * 64;
+        let mut seen = Vec::new();
+        for _ in 0..4 {
+            let mut step = Vec::new();
+            ahead.each(ahead.share, |p| step.push(p as usize));
+            seen.push(step);
+        }
+        assert_eq!(seen[0], [line(0, 0), line(0, 1), line(0, 2)]);
+        assert_eq!(seen[1], [line(1, 0), line(1, 1), line(1, 2)]);
+        assert_eq!(seen[2], [line(2, 0), line(2, 1), line(2, 2)]);
+        assert!(seen[3].is_empty());
+        // A share larger than the band, and no band at all: whatever is left, once.
+        let mut ahead = Ahead::new(&rows[..2], 64, 1);
+        let mut all = Vec::new();
+        ahead.each(usize::MAX, |p| all.push(p as usize));
+        ahead.each(usize::MAX, |p| all.push(p as usize));
+        assert_eq!(all, [line(0, 0), line(0, 1), line(1, 0), line(1, 1)]);
+        Ahead::none().each(usize::MAX, |_| panic!("no line"));
     }
 }
