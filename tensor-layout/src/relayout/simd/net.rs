@@ -68,22 +68,22 @@ pub(super) unsafe fn unit<const W: usize>(from: *const u8, to: *mut u8, inner: u
 /// Prefetches the line at `p` into L1 (a hint: any address is allowed, nothing faults).
 #[inline(always)]
 pub(super) fn prefetch(p: *const u8) {
-    // SAFETY: SSE is part of x86-64; a prefetch never faults and changes nothing but caches. (Miri runs none.)
-    #[cfg(not(miri))]
-    unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T0 }>(p as *const i8)
-    }
-    #[cfg(miri)]
-    let _ = p;
+    hint::<{ core::arch::x86_64::_MM_HINT_T0 }>(p);
 }
 
 /// Prefetches the line at `p` into the second-level cache (a hint, as [`prefetch`]).
 #[inline(always)]
 pub(super) fn prefetch_l2(p: *const u8) {
-    // SAFETY: as `prefetch`.
+    hint::<{ core::arch::x86_64::_MM_HINT_T2 }>(p);
+}
+
+/// `_mm_prefetch` with hint `H`.
+#[inline(always)]
+fn hint<const H: i32>(p: *const u8) {
+    // SAFETY: SSE is part of x86-64; a prefetch never faults and changes nothing but caches. (Miri runs none.)
     #[cfg(not(miri))]
     unsafe {
-        core::arch::x86_64::_mm_prefetch::<{ core::arch::x86_64::_MM_HINT_T2 }>(p as *const i8)
+        core::arch::x86_64::_mm_prefetch::<H>(p as *const i8)
     }
     #[cfg(miri)]
     let _ = p;
