@@ -219,7 +219,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
 struct Ahead {
     rows: [*const u8; 64],
     n: usize,
-    /// Lines of each row (a line more than `bytes` fill where a row starts past a line boundary).
+    /// Lines of each row: as many as `bytes` can touch from any start within a line.
     lines: usize,
     /// Lines a step.
     share: usize,
