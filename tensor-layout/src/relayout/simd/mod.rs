@@ -23,7 +23,8 @@
 //!   rows), each row prefetched the prefetch distance ahead of its reads: prefetching a whole band at once
 //!   evicted the band being read (f64 transposes ran at 0.7 of `memcpy` that way, 0.9 prefetching ahead of the
 //!   reads). With a first-level cache under 48 KiB, the next band is prefetched instead, into the second level,
-//!   row by row, a share at each step of the band being read ([`Caches::bands_ahead`]). Repetitions close together in the source (the next tile along) run band by band. Streaming into
+//!   row by row, a share at each step of the band being read ([`Caches::bands_ahead`]). Repetitions close
+//!   together in the source (the next tile along) run band by band. Streaming into
 //!   destination rows whose runs do not start on a line (rows not a multiple of 64 bytes apart, or a
 //!   destination off a line boundary), the tiles go down each strip of columns and carry each run's last partial
 //!   line into the next tile's first ([`out::Carry`]), so that every line but a row's first and last is

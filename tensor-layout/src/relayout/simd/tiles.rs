@@ -5,7 +5,7 @@
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, micro_avx, prefetch, prefetch_l2, unit};
 use super::out::{write_out, Carry};
-use super::{tile_units, Block};
+use super::{tile_units, Block, Walk};
 
 /// Source rows per tile of a transpose of `fi x fj` units of `w` bytes in register blocks of `ei` rows, with
 /// `scratch` bytes of scratch tile: destination runs of [`tile_units`] or, when the source rows are short, as
@@ -109,9 +109,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         let mut ib = it;
         while ib < te {
             let nb = eb.min(te - ib);
-            for f in from.iter_mut().take(nb) {
-                *f = b.ps.wrapping_offset(rows.next() + (jt * W) as isize);
-            }
+            take_rows(b.ps, &mut rows, jt * W, &mut from[..nb]);
             let pre = if ahead { eb.min(te - ib - nb) } else { 0 };
             // Rows shorter than a line that follow one another are one stream: its bytes the prefetch distance
             // past the band's (unpacking `(32,128)(32,1)` into rows ran at 0.55-0.65 of `memcpy` so, 0.42-0.45
@@ -119,9 +117,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             if !ahead && b.g.si0 == run as isize {
                 super::prefetch_run(from[0].wrapping_add(b.prefetch), nb * run);
             }
-            for n in next.iter_mut().take(pre) {
-                *n = b.ps.wrapping_offset(later.next() + (jt * W) as isize);
-            }
+            take_rows(b.ps, &mut later, jt * W, &mut next[..pre]);
             // With `b.ahead`, the next band (the next tile's first after a tile's last) is prefetched a share per
             // step of this one (the first band of all, at once, now), and not line by line below.
             let steps = (je - jt) / ej;
@@ -130,12 +126,9 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                 (true, true) => Ahead::new(&next[..pre], run, steps),
                 (true, false) if k + 1 < down * across => {
                     let (it2, jt2, te2, je2) = tile(k + 1);
-                    let mut rows2 = b.g.src_rows(it2);
-                    let n2 = eb.min(te2 - it2);
                     let mut first2 = [b.ps; 64];
-                    for f in first2.iter_mut().take(n2) {
-                        *f = b.ps.wrapping_offset(rows2.next() + (jt2 * W) as isize);
-                    }
+                    let n2 = eb.min(te2 - it2);
+                    take_rows(b.ps, &mut b.g.src_rows(it2), jt2 * W, &mut first2[..n2]);
                     Ahead::new(&first2[..n2], (je2 - jt2) * W, steps)
                 }
                 (true, false) => Ahead::none(),
@@ -209,6 +202,14 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         // scratch rows written just above; the carry holds `carry >= je - jt` lines after the tile, and the
         // tiles down a strip continue one another's runs, the first `ti * W >= 64` bytes (`tile_units`).
         unsafe { write_out(b, &mut b.g.dst_rows(jt), je - jt, (it * W) as isize, pitch, (te - it) * W, carried) };
+    }
+}
+
+/// The next `to.len()` source rows of `rows`, from `ps`, at byte `at` of each.
+#[inline(always)]
+fn take_rows(ps: *const u8, rows: &mut Walk, at: usize, to: &mut [*const u8]) {
+    for f in to {
+        *f = ps.wrapping_offset(rows.next() + at as isize);
     }
 }
 
