@@ -3,7 +3,11 @@
 //! reached by the static path (`layout!` types), the runtime path (`&Geometry` views of the same layouts) and the
 //! parallel path (`relayout_parallel`, every core), plus the per-element baseline for one pair. Each repetition
 //! times the four in another order, so that none always follows the same one (what the caches hold after
-//! `memcpy` is not what they hold after a relayout).
+//! `memcpy` is not what they hold after a relayout). The speeds are the best of the repetitions; `rt/st`, the
+//! runtime path's speed relative to the static path's, is the median over the repetitions of the two timed in
+//! the same round (the ratio of the two bests swung by 5-15% a pair from run to run, on different pairs each
+//! run, where both paths run the same kernels: one lucky or unlucky timing moved it; paired, the machine's drift
+//! between rounds cancels).
 //!
 //! Targets (issue 23): every pair at least 0.7 single-threaded, the median at least 0.9, runtime at least 0.95x
 //! static on every pair. Run with other work idle (`uptime`):
@@ -17,13 +21,15 @@ use half::bf16;
 use tensor_layout::view::{Geometry, SameWidth, Scalar, View, ViewLayout, ViewMut};
 use tensor_layout::{layout, relayout, relayout_parallel, ArrayShape, DynLayout};
 
-/// Timings of one pair, best of the repetitions.
+/// Timings of one pair, best of the repetitions, and the runtime path's speed relative to the static path's.
 struct Row {
     name: String,
     memcpy: Duration,
     fixed: Duration,
     runtime: Duration,
     parallel: Duration,
+    /// The median over the rounds of the static time over the runtime time, the two timed in the same round.
+    paired: f64,
 }
 
 impl Row {
@@ -54,10 +60,16 @@ fn options() -> Options {
     o
 }
 
-fn best(t: &mut Duration, f: impl FnOnce()) {
+fn timed(f: impl FnOnce()) -> Duration {
     let start = Instant::now();
     f();
-    *t = (*t).min(start.elapsed());
+    start.elapsed()
+}
+
+/// The median of `v`'s values (the upper one of an even count).
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
 }
 
 /// A source image: every slot a distinct-looking value.
@@ -97,40 +109,44 @@ where
     let v = View::new(A::default(), &src[..]).unwrap();
     relayout(&v, &mut ViewMut::new(B::default(), &mut dst[..]).unwrap()).unwrap();
     verify(la.shape(), lb.shape(), &src, &dst, &name);
-    let mut t = [Duration::MAX; 4];
+    let mut t: [Vec<Duration>; 4] = Default::default();
     // The four timings in a cycle of twelve in which each follows each of the others exactly once, the cycle's
     // end included (four orders of four, one after another, had the static path follow the parallel one twice as
     // often as the runtime path did, across the orders' ends): `reps` timings of each, for `reps` a multiple of 3.
+    // Round `k` is each one's `k`-th timing: the four orders of four of the cycle, each timing once in each.
     const CYCLE: [usize; 12] = [0, 1, 2, 3, 0, 2, 1, 3, 1, 0, 3, 2];
     for step in 0..4 * o.reps {
-        match CYCLE[step % CYCLE.len()] {
-            0 => best(&mut t[0], || {
+        let which = CYCLE[step % CYCLE.len()];
+        t[which].push(match which {
+            0 => timed(|| {
                 copy_dst.copy_from_slice(black_box(&copy_src));
                 black_box(&mut copy_dst);
             }),
-            1 => best(&mut t[1], || {
+            1 => timed(|| {
                 relayout(
                     &View::new(A::default(), black_box(&src[..])).unwrap(),
                     &mut ViewMut::new(B::default(), &mut dst[..]).unwrap(),
                 )
                 .unwrap()
             }),
-            2 => best(&mut t[2], || {
+            2 => timed(|| {
                 relayout(&View::new(&ga, black_box(&src[..])).unwrap(), &mut ViewMut::new(&gb, &mut dst[..]).unwrap())
                     .unwrap()
             }),
-            _ => best(&mut t[3], || {
+            _ => timed(|| {
                 relayout_parallel(
                     &View::new(A::default(), black_box(&src[..])).unwrap(),
                     &mut ViewMut::new(B::default(), &mut dst[..]).unwrap(),
                 )
                 .unwrap()
             }),
-        }
+        });
     }
     verify(la.shape(), lb.shape(), &src, &dst, &name);
     copy_src.clear();
-    let row = Row { name, memcpy: t[0], fixed: t[1], runtime: t[2], parallel: t[3] };
+    let best = |k: usize| t[k].iter().copied().min().unwrap_or(Duration::MAX);
+    let paired = median(t[1].iter().zip(&t[2]).map(|(s, r)| s.as_secs_f64() / r.as_secs_f64()).collect());
+    let row = Row { name, memcpy: best(0), fixed: best(1), runtime: best(2), parallel: best(3), paired };
     let (s, r, p) = row.fractions();
     println!(
         "{:<62} {:>6.2} {:>7.2} {:>8.2} {:>6.2}   memcpy {:.1} ms",
@@ -138,7 +154,7 @@ where
         s,
         r,
         p,
-        r / s,
+        row.paired,
         row.memcpy.as_secs_f64() * 1e3
     );
     rows.push(row);
@@ -174,11 +190,11 @@ fn baseline(o: &Options) {
     );
     let mut t = [Duration::MAX; 2];
     for _ in 0..2 {
-        best(&mut t[0], || {
+        t[0] = t[0].min(timed(|| {
             copy.copy_from_slice(black_box(&src));
             black_box(&mut copy);
-        });
-        best(&mut t[1], || {
+        }));
+        t[1] = t[1].min(timed(|| {
             let (pr, pt) = (black_box(&pr), black_box(&pt));
             for r in 0..rows {
                 for c in 0..cols {
@@ -187,7 +203,7 @@ fn baseline(o: &Options) {
                 }
             }
             black_box(&mut dst);
-        });
+        }));
     }
     println!(
         "per-element baseline (both offsets from the runtime plans per element), bf16[4096,8192] {{1,0}} -> \
@@ -200,7 +216,11 @@ fn baseline(o: &Options) {
 fn main() {
     let o = options();
     let mut rows = Vec::new();
-    println!("fraction of memcpy speed (memcpy time / relayout time), best of {} runs", o.reps);
+    println!(
+        "fraction of memcpy speed (memcpy time / relayout time), best of {} runs; rt/st: the runtime path's speed \
+         over the static path's, median of the runs' pairs",
+        o.reps
+    );
     println!("{:<62} {:>6} {:>7} {:>8} {:>6}", "pair", "static", "runtime", "parallel", "rt/st");
     let r = &mut rows;
     if o.quick {
@@ -208,17 +228,14 @@ fn main() {
     } else {
         full(&o, r);
     }
-    let mut fr: Vec<(f64, f64, f64)> = rows.iter().map(Row::fractions).collect();
-    if !fr.is_empty() {
-        let median = |k: usize| {
-            let mut v: Vec<f64> = fr.iter().map(|f| [f.0, f.1, f.2][k]).collect();
-            v.sort_by(|a, b| a.total_cmp(b));
-            v[v.len() / 2]
+    if !rows.is_empty() {
+        let column = |k: usize| -> Vec<f64> {
+            rows.iter().map(|r| (r.fractions(), r.paired)).map(|((s, t, p), q)| [s, t, p, q][k]).collect()
         };
-        let min = |k: usize| fr.iter().map(|f| [f.0, f.1, f.2][k]).fold(f64::MAX, f64::min);
-        println!("{:<62} {:>6.2} {:>7.2} {:>8.2}", "median", median(0), median(1), median(2));
-        println!("{:<62} {:>6.2} {:>7.2} {:>8.2}", "minimum", min(0), min(1), min(2));
-        fr.clear();
+        let med = |k: usize| median(column(k));
+        let min = |k: usize| column(k).into_iter().fold(f64::MAX, f64::min);
+        println!("{:<62} {:>6.2} {:>7.2} {:>8.2} {:>6.2}", "median", med(0), med(1), med(2), med(3));
+        println!("{:<62} {:>6.2} {:>7.2} {:>8.2} {:>6.2}", "minimum", min(0), min(1), min(2), min(3));
     }
     baseline(&o);
 }
