@@ -50,7 +50,7 @@ fn options() -> Options {
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--reps" => o.reps = args.next().and_then(|v| v.parse().ok()).unwrap_or(9),
+            "--reps" => o.reps = args.next().and_then(|v| v.parse().ok()).unwrap_or(9).max(1),
             "--quick" => o.quick = true,
             "--bench" => {}
             other if !other.starts_with('-') => o.filter = Some(other.to_string()),
@@ -230,7 +230,12 @@ fn main() {
     }
     if !rows.is_empty() {
         let column = |k: usize| -> Vec<f64> {
-            rows.iter().map(|r| (r.fractions(), r.paired)).map(|((s, t, p), q)| [s, t, p, q][k]).collect()
+            rows.iter()
+                .map(|r| {
+                    let (s, t, p) = r.fractions();
+                    [s, t, p, r.paired][k]
+                })
+                .collect()
         };
         let med = |k: usize| median(column(k));
         let min = |k: usize| column(k).into_iter().fold(f64::MAX, f64::min);
