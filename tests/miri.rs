@@ -299,6 +299,40 @@ fn transposes_carrying_partial_lines() {
     round_trip::<u8>(&["u8[150,40]", "u8[150,40]{0,1}"]);
 }
 
+/// Streaming transposes of bytes and bf16 into destination rows a multiple of 64 bytes apart (128 bytes): with
+/// AVX2 (`.ci/run` runs this test again built with it), through the first level's tile (64 bytes of 64
+/// destination rows under Miri), two tiles down and three along, the last ones partial; at 16 to 48 bytes past a
+/// line, the rows before the destination's first line through the second level's tile and the columns before the
+/// source's a tile of their own.
+#[test]
+fn transposes_through_the_first_level_tile() {
+    macro_rules! check {
+        ($t:ty, $e:literal, $rows:literal, $cols:literal) => {{
+            const N: usize = $rows * $cols;
+            #[repr(C, align(64))]
+            struct Aligned([$t; N + 64]);
+            let shape = concat!($e, "[", $rows, ",", $cols, "]");
+            let ga = Geometry::new(DynLayout::parse(shape).unwrap()).unwrap();
+            let gb = Geometry::new(DynLayout::parse(&format!("{shape}{{0,1}}")).unwrap()).unwrap();
+            let src = Aligned(core::array::from_fn(|k| (k as $t).wrapping_mul(37) ^ 0x5a));
+            let w = core::mem::size_of::<$t>();
+            for (skew_src, skew_dst) in [(0, 0), (16, 16), (48, 32), (0, 48)] {
+                let (from, to) = (skew_src / w, skew_dst / w);
+                let mut dst = Aligned([0xee; N + 64]);
+                let v = View::new(&ga, &src.0[from..from + N]).unwrap();
+                tensor_layout::relayout(&v, &mut ViewMut::new(&gb, &mut dst.0[to..to + N]).unwrap()).unwrap();
+                // A transpose: element `(i, j)` at `i * cols + j` in the source, `j * rows + i` in the destination.
+                for (i, j) in (0..$rows).flat_map(|i| (0..$cols).map(move |j| (i, j))) {
+                    assert_eq!(dst.0[to + j * $rows + i], src.0[from + i * $cols + j], "{shape} at {i}, {j}");
+                }
+                assert!(dst.0[..to].iter().chain(&dst.0[to + N..]).all(|&x| x == 0xee), "wrote outside");
+            }
+        }};
+    }
+    check!(u8, "u8", 128, 160);
+    check!(u16, "u16", 64, 96);
+}
+
 #[test]
 fn copies_and_streaming_stores() {
     // Under Miri, 1 KiB and more stream: whole copies, block copies, interleaves.

@@ -16,6 +16,7 @@ use super::super::io::{Io, Region};
 use super::super::{execute, kernels};
 use super::cache::{Caches, OVERRIDE};
 use super::isa::{Level, CAP};
+use super::l1tiles::TAKEN;
 use crate::axes::{Axes, Side};
 use crate::view::Scalar;
 
@@ -158,6 +159,29 @@ fn line_transposes_at_every_alignment() {
         let b = if a.contains('{') { a.replace("{2,1,0}", "{1,2,0}") } else { format!("{a}{{0,1}}") };
         let runs: Vec<(bool, usize)> = (0..5).map(|k| (true, k * 16 / w)).chain([(true, 1), (false, 16 / w)]).collect();
         both_at(a, &b, &runs);
+    }
+}
+
+/// Streaming transposes of bytes and bf16 whose destination rows lie a multiple of 64 bytes apart go through the
+/// first level's tile (`l1tiles`): several tiles each way with partial last ones, batches, both sides 16 to 48
+/// bytes past a line (the rows before the destination's first line through the second level's tile, the columns
+/// before the source's first line a tile of their own) and one element off (the second level's tile alone).
+#[test]
+fn transposes_through_the_first_level_tile() {
+    let before = TAKEN.with(|t| t.get());
+    for (a, b, w) in [
+        ("u8[320,400]", "u8[320,400]{0,1}", 1),
+        ("u8[384,448]", "u8[384,448]{0,1}", 1),
+        ("bf16[192,300]", "bf16[192,300]{0,1}", 2),
+        ("u8[3,128,256]{2,1,0}", "u8[3,128,256]{1,2,0}", 1),
+        ("bf16[2,64,160]{2,1,0}", "bf16[2,64,160]{1,2,0}", 2),
+    ] {
+        let runs: Vec<(bool, usize)> = (0..4).map(|k| (true, k * 16 / w)).chain([(true, 1), (false, 0)]).collect();
+        both_at(a, b, &runs);
+    }
+    // Each pair's way into the transposed rows, at 4 skews, on AVX2 and where the CPU runs it AVX-512.
+    if Level::get() >= Level::Avx2 {
+        assert!(TAKEN.with(|t| t.get()) >= before + 5 * 4);
     }
 }
 

@@ -1,0 +1,196 @@
+//! Streaming transposes of 1- and 2-byte units through a scratch tile in the first-level cache (see the parent
+//! module; [`tiles`](mod@super::tiles) is the general scratch tile in the second level).
+//!
+//! A tile is [`RUN`] bytes of each of [`COLS`] destination rows: `RUN / w` source rows, `COLS` units of each.
+//! The scratch tile (16 KiB) stays in the first level while the register blocks fill it, so that their 16-byte
+//! stores neither read lines from the second level nor push dirty ones back there; the tile then streams out,
+//! whole lines only. In the second-level tile a byte transpose's scratch stores held up its loads: an AMD EPYC
+//! Zen 4 transposed `u8[8192,8192]` at 0.64-0.69 cycles a byte that way, 0.49-0.53 in a standalone kernel of
+//! this shape, side by side; the read and transposed part alone took 0.44 cycles a byte against 0.29-0.31. These
+//! tiles run it at 0.45-0.48 (0.76-0.82 of `memcpy` in the sweep, against 0.54-0.55).
+//!
+//! The tiles start where the destination runs start on a line (every destination row at the same place in its
+//! line: rows a multiple of 64 bytes apart), so that every run streams whole lines but the last tile's, straight
+//! from the tile (the general run writer's call per run cost a 128-byte run 0.2 cycles a byte); the rows before
+//! go through the second-level tile. The columns before the first at which the source rows start on a line are a
+//! tile of their own. The tiles go along the source rows; each prefetches the next one's source into the second
+//! level, a share at each step of `L` rows.
+#![allow(unsafe_code)]
+
+use super::isa::{Isa, Sse2};
+use super::net::{micro, prefetch_l2};
+use super::out::put;
+use super::tiles::aligning;
+use super::{Block, Walk};
+
+/// Bytes of each destination run of a tile: two lines (64 bytes under Miri, whose scratch is 8 KiB).
+const RUN: usize = if cfg!(miri) { 64 } else { 128 };
+
+/// Units of each source row in a tile, the destination rows it writes (64 under Miri).
+const COLS: usize = if cfg!(miri) { 64 } else { 128 };
+
+/// The first source row, from `lo`, of the tiles of [`tiles`] over rows `lo .. hi` and `fj` units of `b`:
+/// `None` unless `b` streams `W`-byte units of at most 2 bytes, every destination row lies a multiple of 64
+/// bytes from the others, the rows before the first whole line are a multiple of the register block's `L`, and
+/// at least a whole tile each way follows.
+#[inline(always)]
+pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -> Option<usize> {
+    if W > 2 || !b.stream || !b.g.rows_on_lines(fj) || fj < COLS || b.scratch < COLS * RUN {
+        return None;
+    }
+    let off = (b.pd as usize).wrapping_add(b.g.dst_row(0) as usize).wrapping_add(lo * W) % 64;
+    let skip = (64 - off) % 64;
+    let first = lo + skip / W;
+    let whole = skip.is_multiple_of(W) && (first - lo).is_multiple_of(L) && first + RUN / W <= hi;
+    whole.then_some(first)
+}
+
+/// The tiles of a transpose over source rows `lo .. hi` (a multiple of `L` rows, from [`start`]) and `fj` units
+/// (a multiple of `L`), in register blocks of `L` rows and `L * I::LANES` units (SSE2's `L x L` before the first
+/// column at which the rows' loads are aligned, and past the last whole block).
+///
+/// # Safety
+/// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `lo` from [`start`]; the CPU
+/// runs `isa`; `b.tile` holds `COLS * RUN` writable bytes.
+#[inline(always)]
+pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(isa: I, b: &Block, lo: usize, hi: usize, fj: usize) {
+    #[cfg(all(test, feature = "std"))]
+    TAKEN.with(|t| t.set(t.get() + 1));
+    let (ti, ej) = (RUN / W, L * I::LANES);
+    // The columns before the first at which every source row's units start on a line (when they all lie the same
+    // distance past one, a multiple of 16 bytes): a tile of their own, so that every other tile's loads are
+    // aligned (SSE2 blocks at both ends of every tile instead: 0.56-0.62 cycles a byte against 0.45-0.48).
+    let c0 = aligning::<W, L>(b, b.ps.wrapping_offset(b.g.src_row(lo)), 64, fj);
+    let c0 = if c0.is_multiple_of(L) { c0 } else { 0 };
+    let (down, across) = ((hi - lo).div_ceil(ti), (c0 > 0) as usize + (fj - c0).div_ceil(COLS));
+    // Tile `k`: its source rows `it .. te` and units `jt .. je`.
+    let tile = |k: usize| {
+        let (it, kj) = (lo + k / across * ti, k % across);
+        let (jt, je) = match (c0 > 0, kj) {
+            (true, 0) => (0, c0),
+            (true, _) => (c0 + (kj - 1) * COLS, c0 + kj * COLS),
+            (false, _) => (kj * COLS, (kj + 1) * COLS),
+        };
+        (it, jt, (it + ti).min(hi), je.min(fj))
+    };
+    // The starts of the source rows of the tiles along, filled once for each of them.
+    let mut rows = [b.ps; RUN];
+    for k in 0..down * across {
+        let (it, jt, te, je) = tile(k);
+        if jt == 0 {
+            let mut walk = b.g.src_rows(it);
+            for row in rows.iter_mut().take(te - it) {
+                *row = b.ps.wrapping_offset(walk.next());
+            }
+        }
+        let from: [*const u8; RUN] = core::array::from_fn(|r| rows[r].wrapping_add(jt * W));
+        let head = aligning::<W, L>(b, from[0], ej * W, je - jt);
+        let mut ahead = match k + 1 < down * across {
+            true => Ahead::of::<W>(b, tile(k + 1), (te - it) / L),
+            false => Ahead::none(),
+        };
+        let to_at = |j: usize, i: usize| b.tile.wrapping_add((j - jt) * RUN + (i - it) * W);
+        for ib in (it..te).step_by(L) {
+            let from = &from[ib - it..];
+            let mut jb = jt;
+            // In bounds: source rows `ib .. ib + L <= te` at units `jb .. + ej <= je` (or `L`); scratch rows
+            // `jb - jt < COLS` at bytes `(ib - it) * W .. + L * W <= RUN`.
+            while jb < jt + head {
+                // SAFETY: as below, an `L x L` block.
+                unsafe { micro::<Sse2, W, L>(Sse2, from, (jb - jt) * W, to_at(jb, ib), RUN, b.inner) };
+                jb += L;
+            }
+            while jb + ej <= je {
+                // SAFETY: the source rows and units lie within the caller's block, the scratch rows within the
+                // tile; the CPU runs `isa`.
+                unsafe { micro::<I, W, L>(isa, from, (jb - jt) * W, to_at(jb, ib), RUN, b.inner) };
+                jb += ej;
+            }
+            while jb < je {
+                // SAFETY: as above, an `L x L` block.
+                unsafe { micro::<Sse2, W, L>(Sse2, from, (jb - jt) * W, to_at(jb, ib), RUN, b.inner) };
+                jb += L;
+            }
+            ahead.step();
+        }
+        let mut cols = b.g.dst_rows(jt);
+        let at = (it * W) as isize;
+        let len = (te - it) * W;
+        for j in 0..je - jt {
+            let to = b.pd.wrapping_offset(cols.next() + at);
+            let from = b.tile.wrapping_add(j * RUN);
+            if len == RUN {
+                for v in (0..RUN).step_by(16 * I::LANES) {
+                    // SAFETY: destination row `jt + j < fj` at units `it .. te <= hi` (the caller's contract), a run
+                    // of whole lines (from `start`'s row on every run starts on a line: the rows lie a multiple of
+                    // 64 bytes apart); the scratch row written just above.
+                    unsafe { isa.stream(to.add(v), isa.load(from.add(v))) };
+                }
+                continue;
+            }
+            // SAFETY: destination row `jt + j < fj` at units `it .. te <= hi` (the caller's contract), from the
+            // scratch row written just above.
+            unsafe { put(to, from, len, true) };
+        }
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+std::thread_local!(
+    /// Calls of [`tiles`] on this thread (tests that reach it).
+    pub(super) static TAKEN: core::cell::Cell<usize> = const { core::cell::Cell::new(0) }
+);
+
+/// The source lines of the next tile, prefetched into the second level row by row, a share at each step.
+struct Ahead {
+    ps: *const u8,
+    rows: Walk,
+    /// Rows left, the lines of each, and the next line of the current row.
+    left: usize,
+    lines: usize,
+    l: usize,
+    /// Byte of each row where the tile's units start, and lines a step.
+    at: usize,
+    share: usize,
+}
+
+impl Ahead {
+    /// Nothing to prefetch.
+    fn none() -> Ahead {
+        Ahead {
+            ps: core::ptr::null(),
+            rows: Walk { k: 0, n: 1, at: 0, s0: 0, s1: 0 },
+            left: 0,
+            lines: 0,
+            l: 0,
+            at: 0,
+            share: 0,
+        }
+    }
+
+    /// The tile `(it, jt, te, je)` of `b`, in `steps` shares.
+    #[inline(always)]
+    fn of<const W: usize>(b: &Block, (it, jt, te, je): (usize, usize, usize, usize), steps: usize) -> Ahead {
+        // As many lines as the bytes can touch from any start within a line.
+        let lines = ((je - jt) * W + 63).div_ceil(64);
+        let share = ((te - it) * lines).div_ceil(steps.max(1));
+        Ahead { ps: b.ps, rows: b.g.src_rows(it), left: te - it, lines, l: 0, at: jt * W, share }
+    }
+
+    /// The next share of lines.
+    #[inline(always)]
+    fn step(&mut self) {
+        let mut k = 0;
+        while k < self.share && self.left > 0 {
+            let p = self.ps.wrapping_offset(self.rows.peek()).wrapping_add(self.at);
+            prefetch_l2(p.wrapping_sub(p as usize % 64).wrapping_add(self.l * 64));
+            self.l += 1;
+            if self.l == self.lines {
+                self.l = 0;
+                self.left -= 1;
+                self.rows.next();
+            }
+            k += 1;
+        }
+    }
+}
