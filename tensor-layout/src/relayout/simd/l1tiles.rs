@@ -1,13 +1,13 @@
 //! Streaming transposes of 1- and 2-byte units through a scratch tile in the first-level cache (see the parent
 //! module; [`tiles`](mod@super::tiles) is the general scratch tile in the second level).
 //!
-//! A tile is [`RUN`] bytes of each of [`COLS`] destination rows: `RUN / w` source rows, `COLS` units of each.
-//! The scratch tile (16 KiB) stays in the first level while the register blocks fill it, so that their 16-byte
-//! stores neither read lines from the second level nor push dirty ones back there; the tile then streams out,
-//! whole lines only. In the second-level tile a byte transpose's scratch stores held up its loads: an AMD EPYC
-//! Zen 4 transposed `u8[8192,8192]` at 0.64-0.69 cycles a byte that way, 0.49-0.53 in a standalone kernel of
-//! this shape, side by side; the read and transposed part alone took 0.44 cycles a byte against 0.29-0.31. These
-//! tiles run it at 0.45-0.48 (0.76-0.82 of `memcpy` in the sweep, against 0.54-0.55).
+//! A tile is [`SIDE`] source rows by `SIDE` bytes of each (`SIDE / w` units: the destination rows it writes,
+//! `SIDE * w` bytes of each). Its scratch tile (16 KiB) stays in the first level while the register blocks fill
+//! it, so that their 16-byte stores neither read lines from the second level nor push dirty ones back there; the
+//! tile then streams out, whole lines only. In the second-level tile a byte transpose's scratch stores held up
+//! its loads: an AMD EPYC Zen 4 transposed `u8[8192,8192]` at 0.64-0.69 cycles a byte that way, 0.49-0.53 in a
+//! standalone kernel of this shape, side by side; the read and transposed part alone took 0.44 cycles a byte
+//! against 0.29-0.31. These tiles run it at 0.45-0.48 (0.76-0.82 of `memcpy` in the sweep, against 0.54-0.55).
 //!
 //! The tiles start where the destination runs start on a line (every destination row at the same place in its
 //! line: rows a multiple of 64 bytes apart), so that every run streams whole lines but the last tile's, straight
@@ -23,11 +23,11 @@ use super::out::put;
 use super::tiles::aligning;
 use super::{Block, Walk};
 
-/// Bytes of each destination run of a tile: two lines (64 bytes under Miri, whose scratch is 8 KiB).
-const RUN: usize = if cfg!(miri) { 64 } else { 128 };
-
-/// Units of each source row in a tile, the destination rows it writes (64 under Miri).
-const COLS: usize = if cfg!(miri) { 64 } else { 128 };
+/// Source rows of a tile, and bytes of each: two lines (64 under Miri, whose scratch is 8 KiB). Tiles of
+/// two-byte units as many bytes of each source row as of bytes (64 units, 128 rows into runs of 256 bytes) ran
+/// bf16 transposes 8% faster than as many units (128 by 64 into 128 bytes) on an AMD EPYC Zen 4, bytes alike;
+/// 512 bytes by 32 units, or a 32 KiB tile, 10-50% slower.
+const SIDE: usize = if cfg!(miri) { 64 } else { 128 };
 
 /// The first source row, from `lo`, of the tiles of [`tiles`] over rows `lo .. hi` and `fj` units of `b`:
 /// `None` unless `b` streams `W`-byte units of at most 2 bytes, every destination row lies a multiple of 64
@@ -35,13 +35,13 @@ const COLS: usize = if cfg!(miri) { 64 } else { 128 };
 /// at least a whole tile each way follows.
 #[inline(always)]
 pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -> Option<usize> {
-    if W > 2 || !b.stream || !b.g.rows_on_lines(fj) || fj < COLS || b.scratch < COLS * RUN {
+    if W > 2 || !b.stream || !b.g.rows_on_lines(fj) || fj < SIDE / W || b.scratch < SIDE * SIDE {
         return None;
     }
     let off = (b.pd as usize).wrapping_add(b.g.dst_row(0) as usize).wrapping_add(lo * W) % 64;
     let skip = (64 - off) % 64;
     let first = lo + skip / W;
-    let whole = skip.is_multiple_of(W) && (first - lo).is_multiple_of(L) && first + RUN / W <= hi;
+    let whole = skip.is_multiple_of(W) && (first - lo).is_multiple_of(L) && first + SIDE <= hi;
     whole.then_some(first)
 }
 
@@ -51,30 +51,31 @@ pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: us
 ///
 /// # Safety
 /// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `lo` from [`start`]; the CPU
-/// runs `isa`; `b.tile` holds `COLS * RUN` writable bytes.
+/// runs `isa`; `b.tile` holds `SIDE * SIDE` writable bytes.
 #[inline(always)]
 pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(isa: I, b: &Block, lo: usize, hi: usize, fj: usize) {
     #[cfg(all(test, feature = "std"))]
     TAKEN.with(|t| t.set(t.get() + 1));
-    let (ti, ej) = (RUN / W, L * I::LANES);
+    // Source rows and units of a tile, and bytes of a destination run (of a scratch row).
+    let (ti, tj, run, ej) = (SIDE, SIDE / W, SIDE * W, L * I::LANES);
     // The columns before the first at which every source row's units start on a line (when they all lie the same
     // distance past one, a multiple of 16 bytes): a tile of their own, so that every other tile's loads are
     // aligned (SSE2 blocks at both ends of every tile instead: 0.56-0.62 cycles a byte against 0.45-0.48).
     let c0 = aligning::<W, L>(b, b.ps.wrapping_offset(b.g.src_row(lo)), 64, fj);
     let c0 = if c0.is_multiple_of(L) { c0 } else { 0 };
-    let (down, across) = ((hi - lo).div_ceil(ti), (c0 > 0) as usize + (fj - c0).div_ceil(COLS));
+    let (down, across) = ((hi - lo).div_ceil(ti), (c0 > 0) as usize + (fj - c0).div_ceil(tj));
     // Tile `k`: its source rows `it .. te` and units `jt .. je`.
     let tile = |k: usize| {
         let (it, kj) = (lo + k / across * ti, k % across);
         let (jt, je) = match (c0 > 0, kj) {
             (true, 0) => (0, c0),
-            (true, _) => (c0 + (kj - 1) * COLS, c0 + kj * COLS),
-            (false, _) => (kj * COLS, (kj + 1) * COLS),
+            (true, _) => (c0 + (kj - 1) * tj, c0 + kj * tj),
+            (false, _) => (kj * tj, (kj + 1) * tj),
         };
         (it, jt, (it + ti).min(hi), je.min(fj))
     };
     // The starts of the source rows of the tiles along, filled once for each of them.
-    let mut rows = [b.ps; RUN];
+    let mut rows = [b.ps; SIDE];
     for k in 0..down * across {
         let (it, jt, te, je) = tile(k);
         if jt == 0 {
@@ -83,32 +84,32 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(isa: I, b: &B
                 *row = b.ps.wrapping_offset(walk.next());
             }
         }
-        let from: [*const u8; RUN] = core::array::from_fn(|r| rows[r].wrapping_add(jt * W));
+        let from: [*const u8; SIDE] = core::array::from_fn(|r| rows[r].wrapping_add(jt * W));
         let head = aligning::<W, L>(b, from[0], ej * W, je - jt);
         let mut ahead = match k + 1 < down * across {
             true => Ahead::of::<W>(b, tile(k + 1), (te - it) / L),
             false => Ahead::none(),
         };
-        let to_at = |j: usize, i: usize| b.tile.wrapping_add((j - jt) * RUN + (i - it) * W);
+        let to_at = |j: usize, i: usize| b.tile.wrapping_add((j - jt) * run + (i - it) * W);
         for ib in (it..te).step_by(L) {
             let from = &from[ib - it..];
             let mut jb = jt;
             // In bounds: source rows `ib .. ib + L <= te` at units `jb .. + ej <= je` (or `L`); scratch rows
-            // `jb - jt < COLS` at bytes `(ib - it) * W .. + L * W <= RUN`.
+            // `jb - jt < tj` at bytes `(ib - it) * W .. + L * W <= run`.
             while jb < jt + head {
                 // SAFETY: as below, an `L x L` block.
-                unsafe { micro::<Sse2, W, L>(Sse2, from, (jb - jt) * W, to_at(jb, ib), RUN, b.inner) };
+                unsafe { micro::<Sse2, W, L>(Sse2, from, (jb - jt) * W, to_at(jb, ib), run, b.inner) };
                 jb += L;
             }
             while jb + ej <= je {
                 // SAFETY: the source rows and units lie within the caller's block, the scratch rows within the
                 // tile; the CPU runs `isa`.
-                unsafe { micro::<I, W, L>(isa, from, (jb - jt) * W, to_at(jb, ib), RUN, b.inner) };
+                unsafe { micro::<I, W, L>(isa, from, (jb - jt) * W, to_at(jb, ib), run, b.inner) };
                 jb += ej;
             }
             while jb < je {
                 // SAFETY: as above, an `L x L` block.
-                unsafe { micro::<Sse2, W, L>(Sse2, from, (jb - jt) * W, to_at(jb, ib), RUN, b.inner) };
+                unsafe { micro::<Sse2, W, L>(Sse2, from, (jb - jt) * W, to_at(jb, ib), run, b.inner) };
                 jb += L;
             }
             ahead.step();
@@ -118,9 +119,9 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(isa: I, b: &B
         let len = (te - it) * W;
         for j in 0..je - jt {
             let to = b.pd.wrapping_offset(cols.next() + at);
-            let from = b.tile.wrapping_add(j * RUN);
-            if len == RUN {
-                for v in (0..RUN).step_by(16 * I::LANES) {
+            let from = b.tile.wrapping_add(j * run);
+            if len == run {
+                for v in (0..run).step_by(16 * I::LANES) {
                     // SAFETY: destination row `jt + j < fj` at units `it .. te <= hi` (the caller's contract), a run
                     // of whole lines (from `start`'s row on every run starts on a line: the rows lie a multiple of
                     // 64 bytes apart); the scratch row written just above.

@@ -37,7 +37,7 @@
 //!   `memcpy` to 1.00 on an AMD EPYC Zen 4), else completed in the first-level cache and streamed out whole (f32
 //!   transposes of 64 MiB from 0.57 to 0.64, f64 0.65 to 0.76);
 //!   Streaming transposes of 1- and 2-byte units whose destination rows lie a multiple of 64 bytes apart go
-//!   through a scratch tile in the first-level cache instead, 128 bytes of 128 destination rows, from the first
+//!   through a scratch tile in the first-level cache instead, 128 source rows by 128 bytes, from the first
 //!   source row whose runs start on a line ([`l1tiles`]: the stores to a second-level tile held up the loads;
 //!   `u8[8192,8192]` transposed at 0.55 of `memcpy` so, 0.82 through the first level, on an AMD EPYC Zen 4);
 //! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
