@@ -299,7 +299,7 @@ fn transposes_carrying_partial_lines() {
     round_trip::<u8>(&["u8[150,40]", "u8[150,40]{0,1}"]);
 }
 
-/// Streaming transposes of bytes and bf16 into destination rows a multiple of 64 bytes apart (128 bytes): with
+/// Streaming transposes of bytes, bf16 and f32 into destination rows a multiple of 64 bytes apart: with
 /// AVX2 (`.ci/run` runs this test again built with it), through the first level's tile (64 rows by 64 bytes
 /// under Miri), two tiles down and three along, the last ones partial; at 16 to 48 bytes past a
 /// line, the rows before the destination's first line through the second level's tile and the columns before the
@@ -331,6 +331,7 @@ fn transposes_through_the_first_level_tile() {
     }
     check!(u8, "u8", 128, 160);
     check!(u16, "u16", 128, 80);
+    check!(u32, "f32", 64, 40);
 }
 
 #[test]

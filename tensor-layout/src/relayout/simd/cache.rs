@@ -29,13 +29,15 @@ pub(crate) struct Caches {
     pub(crate) l1_ways: usize,
     /// The second-level cache.
     pub(crate) l2: usize,
+    /// Its ways: lines whose addresses are a multiple of `l2 / l2_ways` apart share a set.
+    pub(crate) l2_ways: usize,
     /// The last level (the third, or the second where there is no third).
     pub(crate) last: usize,
 }
 
 /// What a CPU that reports nothing usable is taken to have: the smallest of the x86-64 server and desktop cores
 /// of the last ten years.
-pub(crate) const FALLBACK: Caches = Caches { l1: 32 << 10, l1_ways: 8, l2: 256 << 10, last: 8 << 20 };
+pub(crate) const FALLBACK: Caches = Caches { l1: 32 << 10, l1_ways: 8, l2: 256 << 10, l2_ways: 4, last: 8 << 20 };
 
 /// The largest scratch tile (bytes): the buffer the transposes keep on the stack.
 pub(crate) const SCRATCH_MAX: usize = 256 << 10;
@@ -64,6 +66,7 @@ impl Caches {
             l1: L1.load(Relaxed),
             l1_ways: WAYS.load(Relaxed),
             l2: L2.load(Relaxed),
+            l2_ways: WAYS2.load(Relaxed),
             last: LAST.load(Relaxed),
         };
         if c.l1 != 0 {
@@ -73,6 +76,7 @@ impl Caches {
         // Racing first calls store the same values.
         WAYS.store(c.l1_ways, Relaxed);
         L2.store(c.l2, Relaxed);
+        WAYS2.store(c.l2_ways, Relaxed);
         LAST.store(c.last, Relaxed);
         L1.store(c.l1, Relaxed);
         c
@@ -85,8 +89,9 @@ impl Caches {
         let l1 = pick(self.l1, 8 << 10, 1 << 20, FALLBACK.l1);
         let l1_ways = pick(self.l1_ways, 2, 64, FALLBACK.l1_ways);
         let l2 = pick(self.l2, 64 << 10, 64 << 20, FALLBACK.l2).max(l1);
+        let l2_ways = pick(self.l2_ways, 2, 64, FALLBACK.l2_ways);
         let last = pick(self.last, 64 << 10, 4 << 30, FALLBACK.last.max(l2)).max(l2);
-        Caches { l1, l1_ways, l2, last }
+        Caches { l1, l1_ways, l2, l2_ways, last }
     }
 
     /// Bytes of the scratch tile of a transpose: a quarter of the second-level cache, between 32 KiB and
@@ -160,6 +165,12 @@ impl Caches {
         self.l1 < 48 << 10
     }
 
+    /// Bytes of a way of the second-level cache: lines this far apart (or a multiple) share a set, and so do the
+    /// rows of a tile of a transpose that lie so far apart (see `l1tiles`).
+    pub(crate) const fn l2_way(&self) -> usize {
+        self.l2 / self.l2_ways
+    }
+
     /// Destinations of at least this many bytes are written with streaming stores: a quarter of the last level,
     /// between 4 MiB and [`STREAM_MAX`] (1 KiB under Miri, whose tests are small: tests/miri.rs).
     pub(crate) const fn stream_from(&self) -> usize {
@@ -186,6 +197,7 @@ std::thread_local!(
 static L1: AtomicUsize = AtomicUsize::new(0);
 static WAYS: AtomicUsize = AtomicUsize::new(0);
 static L2: AtomicUsize = AtomicUsize::new(0);
+static WAYS2: AtomicUsize = AtomicUsize::new(0);
 static LAST: AtomicUsize = AtomicUsize::new(0);
 
 /// The size and the ways of the cache one CPUID descriptor (leaf 4 or `0x8000_001D`) describes: ways times
@@ -199,7 +211,7 @@ pub(crate) const fn descriptor(ebx: u32, ecx: u32) -> (usize, usize) {
 
 /// The caches from a list of descriptors `(eax, ebx, ecx)` in CPUID's order; zero for a level not listed.
 pub(crate) fn from_descriptors(descriptors: impl IntoIterator<Item = (u32, u32, u32)>) -> Caches {
-    let mut c = Caches { l1: 0, l1_ways: 0, l2: 0, last: 0 };
+    let mut c = Caches { l1: 0, l1_ways: 0, l2: 0, l2_ways: 0, last: 0 };
     for (eax, ebx, ecx) in descriptors {
         // Type 0: no more caches; 2: instructions only.
         match eax & 0x1f {
@@ -210,7 +222,7 @@ pub(crate) fn from_descriptors(descriptors: impl IntoIterator<Item = (u32, u32, 
         let (size, ways) = descriptor(ebx, ecx);
         match (eax >> 5) & 7 {
             1 => (c.l1, c.l1_ways) = (size, ways),
-            2 => c.l2 = size,
+            2 => (c.l2, c.l2_ways) = (size, ways),
             _ => c.last = size,
         }
     }
@@ -235,12 +247,22 @@ fn read() -> Caches {
     }
     if max_extended >= 0x8000_0006 {
         // AMD's older leaves: L1 data KiB in ECX[31:24] of 0x8000_0005, its ways in ECX[23:16]; L2 KiB in
-        // ECX[31:16] and L3 in 512 KiB units in EDX[31:18] of 0x8000_0006.
+        // ECX[31:16], its ways encoded in ECX[15:12], and L3 in 512 KiB units in EDX[31:18] of 0x8000_0006.
         let r = __cpuid_count(0x8000_0005, 0);
         let (l1, l1_ways) = ((r.ecx >> 24) as usize * 1024, ((r.ecx >> 16) & 0xff) as usize);
         let r = __cpuid_count(0x8000_0006, 0);
         let (l2, l3) = ((r.ecx >> 16) as usize * 1024, (r.edx >> 18) as usize * (512 << 10));
-        return Caches { l1, l1_ways, l2, last: if l3 > 0 { l3 } else { l2 } };
+        let l2_ways = match (r.ecx >> 12) & 0xf {
+            2 => 2,
+            4 => 4,
+            6 => 8,
+            8 => 16,
+            0xa => 32,
+            0xb => 48,
+            0xc => 64,
+            _ => 0,
+        };
+        return Caches { l1, l1_ways, l2, l2_ways, last: if l3 > 0 { l3 } else { l2 } };
     }
     FALLBACK
 }
@@ -267,7 +289,8 @@ mod tests {
             (0, 0, 0),
         ];
         let c = from_descriptors(zen4);
-        assert_eq!(c, Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, last: 32 << 20 });
+        assert_eq!(c, Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 });
+        assert_eq!(c.l2_way(), 128 << 10);
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 2 << 10, 8 << 20));
         // Half a line of each scratch row at least: 32 byte rows, 16 bf16 rows, the 8 ways for wider units.
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [32, 16, 8, 8, 8]);
@@ -275,7 +298,8 @@ mod tests {
         // Intel's leaf 4 for a 48 KiB 12-way L1, 2 MiB 16-way L2 and a 260 MiB L3 (20 ways, 212,992 sets).
         let xeon = [(0x121, 0x02c0_003f, 0x3f), (0x143, 0x03c0_003f, 0x7ff), (0x163, 0x04c0_003f, 0x3_3fff)];
         let c = from_descriptors(xeon);
-        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, last: 260 << 20 });
+        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 });
+        assert_eq!(c.l2_way(), 128 << 10);
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 3 << 10, STREAM_MAX));
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [64; 5]);
         assert!(!c.bands_ahead());
@@ -287,9 +311,11 @@ mod tests {
     /// Zeros and nonsense from a hypervisor fall back level by level; the levels never shrink going out.
     #[test]
     fn unreported_levels_fall_back() {
-        assert_eq!(Caches { l1: 0, l1_ways: 0, l2: 0, last: 0 }.sane(), FALLBACK);
-        let c = Caches { l1: 48 << 10, l1_ways: 12, l2: 0, last: 1 << 40 }.sane();
-        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: FALLBACK.l2, last: FALLBACK.last });
+        assert_eq!(Caches { l1: 0, l1_ways: 0, l2: 0, l2_ways: 0, last: 0 }.sane(), FALLBACK);
+        let c = Caches { l1: 48 << 10, l1_ways: 12, l2: 0, l2_ways: 100, last: 1 << 40 }.sane();
+        let want =
+            Caches { l1: 48 << 10, l1_ways: 12, l2: FALLBACK.l2, l2_ways: FALLBACK.l2_ways, last: FALLBACK.last };
+        assert_eq!(c, want);
         let c = Caches::get();
         assert!(c.l1 <= c.l2 && c.l2 <= c.last && c == Caches::get());
     }

@@ -1,4 +1,4 @@
-//! Streaming transposes of 1- and 2-byte units through a scratch tile in the first-level cache (see the parent
+//! Streaming transposes of 1- to 4-byte units through a scratch tile in the first-level cache (see the parent
 //! module; [`tiles`](mod@super::tiles) is the general scratch tile in the second level).
 //!
 //! A tile is [`SIDE`] source rows by `SIDE` bytes of each (`SIDE / w` units: the destination rows it writes,
@@ -23,19 +23,25 @@ use super::out::put;
 use super::tiles::aligning;
 use super::{Block, Walk};
 
-/// Source rows of a tile, and bytes of each: two lines (64 under Miri, whose scratch is 8 KiB). Tiles of
-/// two-byte units as many bytes of each source row as of bytes (64 units, 128 rows into runs of 256 bytes) ran
-/// bf16 transposes 8% faster than as many units (128 by 64 into 128 bytes) on an AMD EPYC Zen 4, bytes alike;
-/// 512 bytes by 32 units, or a 32 KiB tile, 10-50% slower.
+/// Source rows of a tile, and bytes of each: two lines (64 under Miri, whose scratch is 8 KiB). The tiles of
+/// two-byte units read as many bytes of each row as those of bytes (64 units, 128 rows, into runs of 256 bytes):
+/// bf16 transposes ran 8% faster so than with as many units (128 units, 64 rows, into runs of 128 bytes) on an AMD
+/// EPYC Zen 4; 512 bytes by 32 units, or a 32 KiB tile, ran 10-50% slower.
 const SIDE: usize = if cfg!(miri) { 64 } else { 128 };
 
 /// The first source row, from `lo`, of the tiles of [`tiles`] over rows `lo .. hi` and `fj` units of `b`:
-/// `None` unless `b` streams `W`-byte units of at most 2 bytes, every destination row lies a multiple of 64
-/// bytes from the others, the rows before the first whole line are a multiple of the register block's `L`, and
-/// at least a whole tile each way follows.
+/// `None` unless `b` streams `W`-byte units of at most 4 bytes, the source rows do not lie a multiple of a way
+/// of the second-level cache apart, every destination row lies a multiple of 64 bytes from the others, the rows
+/// before the first whole line are a multiple of the register block's `L`, and at least a whole tile each way
+/// follows.
 #[inline(always)]
 pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -> Option<usize> {
-    if W > 2 || !b.stream || !b.g.rows_on_lines(fj) || fj < SIDE / W || b.scratch < SIDE * SIDE {
+    // Source rows a multiple of a way of the L2 apart share its sets, where the next tile's prefetched lines evict
+    // one another: f32 `[256,256,256]` to `{0,2,1}` (rows 256 KiB apart, 128 KiB ways) ran at 0.61-0.68 of
+    // `memcpy` so, 0.70-0.74 through the second-level tile and 0.74-0.78 in bands of lines; rows 64 KiB apart
+    // (`u8[1024,65536]` transposed) at 0.54-0.59 so, 0.44-0.47 otherwise.
+    let far = b.g.si0 != 0 && b.g.si0.unsigned_abs().is_multiple_of(b.way);
+    if W > 4 || !b.stream || far || !b.g.rows_on_lines(fj) || fj < SIDE / W || b.scratch < SIDE * SIDE {
         return None;
     }
     let off = (b.pd as usize).wrapping_add(b.g.dst_row(0) as usize).wrapping_add(lo * W) % 64;

@@ -162,7 +162,7 @@ fn line_transposes_at_every_alignment() {
     }
 }
 
-/// Streaming transposes of bytes and bf16 whose destination rows lie a multiple of 64 bytes apart go through the
+/// Streaming transposes of bytes, bf16 and f32 whose destination rows lie a multiple of 64 bytes apart go through the
 /// first level's tile (`l1tiles`): several tiles each way with partial last ones, batches, both sides 16 to 48
 /// bytes past a line (the rows before the destination's first line through the second level's tile, the columns
 /// before the source's first line a tile of their own) and one element off (the second level's tile alone).
@@ -175,14 +175,36 @@ fn transposes_through_the_first_level_tile() {
         ("bf16[192,300]", "bf16[192,300]{0,1}", 2),
         ("u8[3,128,256]{2,1,0}", "u8[3,128,256]{1,2,0}", 1),
         ("bf16[2,160,96]{2,1,0}", "bf16[2,160,96]{1,2,0}", 2),
+        ("f32[192,100]", "f32[192,100]{0,1}", 4),
+        ("f32[2,160,48]{2,1,0}", "f32[2,160,48]{1,2,0}", 4),
     ] {
         let runs: Vec<(bool, usize)> = (0..4).map(|k| (true, k * 16 / w)).chain([(true, 1), (false, 0)]).collect();
         both_at(a, b, &runs);
     }
     // Each pair's way into the transposed rows, at 4 skews, on AVX2 and where the CPU runs it AVX-512.
     if Level::get() >= Level::Avx2 {
-        assert!(TAKEN.with(|t| t.get()) >= before + 5 * 4);
+        assert!(TAKEN.with(|t| t.get()) >= before + 7 * 4);
     }
+}
+
+/// Source rows a multiple of a way of the second-level cache apart (4 KiB with a 64 KiB 16-way L2) go through
+/// the second-level tile, the others (64 bytes more apart) through the first level's.
+#[test]
+fn rows_a_way_apart_keep_the_second_level_tile() {
+    let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20 };
+    assert_eq!(tiny.l2_way(), 4 << 10);
+    scoped(&OVERRIDE, Some(tiny), || {
+        for (a, b, taken) in [("u8[256,4096]", "u8[256,4096]{0,1}", false), ("u8[256,4160]", "u8[256,4160]{0,1}", true)]
+        {
+            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+            let before = TAKEN.with(|t| t.get());
+            let wrong = run::<u8>(a, b, &pairs, Level::get(), true, 0);
+            assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
+            if Level::get() >= Level::Avx2 {
+                assert_eq!(TAKEN.with(|t| t.get()) > before, taken, "{a}");
+            }
+        }
+    });
 }
 
 /// The tiles sized for an Intel Xeon's caches (48 KiB 12-way L1, 2 MiB L2, 260 MiB L3), whose bands fill whole
@@ -191,8 +213,8 @@ fn transposes_through_the_first_level_tile() {
 /// 32-row tiles of `(32,128)(32,1)` in two bands of 16 rows (both directions each).
 #[test]
 fn transposes_in_bands_of_whole_lines() {
-    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, last: 260 << 20 };
-    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, last: 32 << 20 };
+    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 };
+    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 };
     assert_eq!((xeon.band_rows(1), zen4.band_rows(1), zen4.band_rows(2)), (64, 32, 16));
     for caches in [xeon, zen4] {
         scoped(&OVERRIDE, Some(caches), || {
@@ -211,7 +233,7 @@ fn transposes_in_bands_of_whole_lines() {
 /// and carry the partial line at the end of each run into the next (`Carry`), at every 16-byte skew.
 #[test]
 fn transposes_carry_partial_lines_down_the_strips() {
-    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, last: 2 << 20 };
+    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, l2_ways: 8, last: 2 << 20 };
     assert_eq!(small.scratch(), 32 << 10);
     scoped(&OVERRIDE, Some(small), || {
         for (a, w) in [
@@ -234,7 +256,7 @@ fn transposes_carry_partial_lines_down_the_strips() {
 /// rows, through the stage; rows of one partial tile packed through the stage.
 #[test]
 fn partial_tiles_in_bands() {
-    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, last: 2 << 20 };
+    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, l2_ways: 8, last: 2 << 20 };
     scoped(&OVERRIDE, Some(small), || {
         both("bf16[100,500]", "bf16[100,500]{1,0:T(8,128)(2,1)}");
         both("f32[100,300]", "f32[100,300]{1,0:T(8,128)}");

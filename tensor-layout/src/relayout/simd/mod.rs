@@ -36,10 +36,11 @@
 //!   streamed straight out where the rows lie evenly apart (f32 `[64,64,4096]{1,2,0}` to `{2,1,0}` from 0.56 of
 //!   `memcpy` to 1.00 on an AMD EPYC Zen 4), else completed in the first-level cache and streamed out whole (f32
 //!   transposes of 64 MiB from 0.57 to 0.64, f64 0.65 to 0.76);
-//!   Streaming transposes of 1- and 2-byte units whose destination rows lie a multiple of 64 bytes apart go
+//!   Streaming transposes of 1- to 4-byte units whose destination rows lie a multiple of 64 bytes apart go
 //!   through a scratch tile in the first-level cache instead, 128 source rows by 128 bytes, from the first
 //!   source row whose runs start on a line ([`l1tiles`]: the stores to a second-level tile held up the loads;
-//!   `u8[8192,8192]` transposed at 0.55 of `memcpy` so, 0.82 through the first level, on an AMD EPYC Zen 4);
+//!   `u8[8192,8192]` transposed at 0.55 of `memcpy` so, 0.82 through the first level, f32 `[4096,4096]` in
+//!   bands of lines 0.83, 1.18 so, on an AMD EPYC Zen 4);
 //! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
 //!   stages per lane interleave `k` rows into `k` vectors of pieces, whose lanes `log2(k)` more stages put in
 //!   order; when the destination columns are adjacent they are gathered into runs as long as the destination
@@ -252,6 +253,7 @@ pub(super) fn transpose<E: Scalar>(
         band: caches.band_rows(w),
         ahead: caches.bands_ahead(),
         short: caches.short_block(),
+        way: caches.l2_way(),
     };
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
     // bytes `q * next.src + k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
@@ -377,6 +379,8 @@ struct Block {
     ahead: bool,
     /// The most bytes of short source rows prefetched as one stream ([`Caches::short_block`]).
     short: usize,
+    /// Bytes of a way of the second-level cache ([`Caches::l2_way`]).
+    way: usize,
 }
 
 impl Block {
@@ -473,6 +477,17 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
             tile_rows(W, ei, fi, fj, b.scratch),
             #[inline(always)]
             |_, r, lo, hi| unsafe {
+                // Streaming units of 1 to 4 bytes go through the first level's tile on AVX2 and AVX-512, from the
+                // first row whose runs start on a line; the rows before it through the second level's.
+                let first = match I::LANES >= 2 {
+                    true => l1tiles::start::<W, L>(r, lo, hi, fj),
+                    false => None,
+                };
+                if let Some(first) = first {
+                    tiles::<I, W, L>(isa, None, r, lo, first, fj);
+                    l1tiles::tiles::<I, W, L>(isa, r, first, hi, fj);
+                    return;
+                }
                 let (start, end) = match full {
                     Some(avx2) if W == 4 || W == 8 => match lines::span::<W>(r, lo, hi, fj) {
                         Some(span) => {
@@ -483,17 +498,6 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                     },
                     _ => (hi, hi),
                 };
-                // Streaming 1- and 2-byte units go through the first level's tile on AVX2, from the first row whose
-                // runs start on a line; the rows before it through the second level's.
-                let first = match I::LANES == 2 {
-                    true => l1tiles::start::<W, L>(r, lo, hi, fj),
-                    false => None,
-                };
-                if let Some(first) = first {
-                    tiles::<I, W, L>(isa, None, r, lo, first, fj);
-                    l1tiles::tiles::<I, W, L>(isa, r, first, hi, fj);
-                    return;
-                }
                 for (from, to) in [(lo, start), (end, hi)] {
                     let whole = full.filter(|_| (to - from).is_multiple_of(32 / W));
                     tiles::<I, W, L>(isa, whole, r, from, to, fj);
