@@ -17,7 +17,7 @@
 //! level, a share at each step of `L` rows.
 #![allow(unsafe_code)]
 
-use super::isa::{Isa, Sse2};
+use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, prefetch_l2};
 use super::out::put;
 use super::tiles::aligning;
@@ -57,9 +57,16 @@ pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: us
 ///
 /// # Safety
 /// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `lo` from [`start`]; the CPU
-/// runs `isa`; `b.tile` holds `SIDE * SIDE` writable bytes.
+/// runs `isa` and AVX2; `b.tile` holds `SIDE * SIDE` writable bytes.
 #[inline(always)]
-pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(isa: I, b: &Block, lo: usize, hi: usize, fj: usize) {
+pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
+    isa: I,
+    avx2: Avx2,
+    b: &Block,
+    lo: usize,
+    hi: usize,
+    fj: usize,
+) {
     #[cfg(all(test, feature = "std"))]
     TAKEN.with(|t| t.set(t.get() + 1));
     // Source rows and units of a tile, and bytes of a destination run (of a scratch row).
@@ -127,11 +134,12 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(isa: I, b: &B
             let to = b.pd.wrapping_offset(cols.next() + at);
             let from = b.tile.wrapping_add(j * run);
             if len == run {
-                for v in (0..run).step_by(16 * I::LANES) {
+                // AVX2's 32-byte streaming stores whatever the blocks (see `out::stream_lines`).
+                for v in (0..run).step_by(32) {
                     // SAFETY: destination row `jt + j < fj` at units `it .. te <= hi` (the caller's contract), a run
                     // of whole lines (from `start`'s row on every run starts on a line: the rows lie a multiple of
                     // 64 bytes apart); the scratch row written just above.
-                    unsafe { isa.stream(to.add(v), isa.load(from.add(v))) };
+                    unsafe { avx2.stream(to.add(v), avx2.load(from.add(v))) };
                 }
                 continue;
             }

@@ -479,13 +479,13 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
             |_, r, lo, hi| unsafe {
                 // Streaming units of 1 to 4 bytes go through the first level's tile on AVX2 and AVX-512, from the
                 // first row whose runs start on a line; the rows before it through the second level's.
-                let first = match I::LANES >= 2 {
-                    true => l1tiles::start::<W, L>(r, lo, hi, fj),
-                    false => None,
+                let first = match (I::LANES >= 2, avx2) {
+                    (true, Some(avx2)) => l1tiles::start::<W, L>(r, lo, hi, fj).map(|first| (first, avx2)),
+                    _ => None,
                 };
-                if let Some(first) = first {
+                if let Some((first, avx2)) = first {
                     tiles::<I, W, L>(isa, None, r, lo, first, fj);
-                    l1tiles::tiles::<I, W, L>(isa, r, first, hi, fj);
+                    l1tiles::tiles::<I, W, L>(isa, avx2, r, first, hi, fj);
                     return;
                 }
                 let (start, end) = match full {
