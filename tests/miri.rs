@@ -259,35 +259,42 @@ fn line_transposes() {
     }
 }
 
+/// Transposes `e[rows,cols]` into `{0,1}` from a 64-aligned source and into a 64-aligned destination, each
+/// `(source, destination)` skew bytes past the boundary: every element in its place, nothing written outside.
+macro_rules! transposes_at {
+    ($t:ty, $e:literal, $rows:literal, $cols:literal, $skews:expr) => {{
+        const N: usize = $rows * $cols;
+        #[repr(C, align(64))]
+        struct Aligned([$t; N + 64]);
+        let shape = concat!($e, "[", $rows, ",", $cols, "]");
+        let ga = Geometry::new(DynLayout::parse(shape).unwrap()).unwrap();
+        let gb = Geometry::new(DynLayout::parse(&format!("{shape}{{0,1}}")).unwrap()).unwrap();
+        let src = Aligned(core::array::from_fn(|k| (k as $t).wrapping_mul(37) ^ 0x5a));
+        let w = core::mem::size_of::<$t>();
+        for (skew_src, skew_dst) in $skews {
+            let (from, to) = (skew_src / w, skew_dst / w);
+            let mut dst = Aligned([0xee; N + 64]);
+            let v = View::new(&ga, &src.0[from..from + N]).unwrap();
+            tensor_layout::relayout(&v, &mut ViewMut::new(&gb, &mut dst.0[to..to + N]).unwrap()).unwrap();
+            // A transpose: element `(i, j)` at `i * cols + j` in the source, `j * rows + i` in the destination.
+            for (i, j) in (0..$rows).flat_map(|i| (0..$cols).map(move |j| (i, j))) {
+                let at = format!("{shape} (skews {skew_src}, {skew_dst}) at {i}, {j}");
+                assert_eq!(dst.0[to + j * $rows + i], src.0[from + i * $cols + j], "{at}");
+            }
+            assert!(dst.0[..to].iter().chain(&dst.0[to + N..]).all(|&x| x == 0xee), "wrote outside");
+        }
+    }};
+}
+
 /// Transposes whose source rows start 16, 32 or 48 bytes past a 64-byte boundary (where `malloc` puts large
 /// blocks): the tiles run SSE2 blocks up to the first column whose 32-byte loads start on a 32-byte boundary
 /// (AVX2's blocks: `.ci/run` runs this test again built with AVX2), their own blocks from there.
 #[test]
 fn transposes_from_rows_off_their_vectors_boundaries() {
-    macro_rules! check {
-        ($t:ty, $e:literal, $rows:literal, $cols:literal) => {{
-            const N: usize = $rows * $cols;
-            #[repr(C, align(64))]
-            struct Aligned([$t; N + 64]);
-            let shape = concat!($e, "[", $rows, ",", $cols, "]");
-            let ga = Geometry::new(DynLayout::parse(shape).unwrap()).unwrap();
-            let gb = Geometry::new(DynLayout::parse(&format!("{shape}{{0,1}}")).unwrap()).unwrap();
-            let src = Aligned(core::array::from_fn(|k| (k as $t).wrapping_mul(37) ^ 0x5a));
-            for skew in [16, 32, 48] {
-                let from = skew / core::mem::size_of::<$t>();
-                let mut dst = vec![0 as $t; N];
-                let v = View::new(&ga, &src.0[from..from + N]).unwrap();
-                tensor_layout::relayout(&v, &mut ViewMut::new(&gb, &mut dst[..]).unwrap()).unwrap();
-                // A transpose: element `(i, j)` at `i * cols + j` in the source, `j * rows + i` in the destination.
-                for (i, j) in (0..$rows).flat_map(|i| (0..$cols).map(move |j| (i, j))) {
-                    assert_eq!(dst[j * $rows + i], src.0[from + i * $cols + j], "{shape} (skew {skew}) at {i}, {j}");
-                }
-            }
-        }};
-    }
-    check!(u8, "u8", 32, 96);
-    check!(u16, "u16", 16, 48);
-    check!(u32, "f32", 16, 24);
+    let skews = [(16, 0), (32, 0), (48, 0)];
+    transposes_at!(u8, "u8", 32, 96, skews);
+    transposes_at!(u16, "u16", 16, 48, skews);
+    transposes_at!(u32, "f32", 16, 24, skews);
 }
 
 /// Streaming transposes into destination rows whose runs do not start on a line (160, 272 and 150 bytes apart): under
@@ -306,32 +313,10 @@ fn transposes_carrying_partial_lines() {
 /// source's a tile of their own.
 #[test]
 fn transposes_through_the_first_level_tile() {
-    macro_rules! check {
-        ($t:ty, $e:literal, $rows:literal, $cols:literal) => {{
-            const N: usize = $rows * $cols;
-            #[repr(C, align(64))]
-            struct Aligned([$t; N + 64]);
-            let shape = concat!($e, "[", $rows, ",", $cols, "]");
-            let ga = Geometry::new(DynLayout::parse(shape).unwrap()).unwrap();
-            let gb = Geometry::new(DynLayout::parse(&format!("{shape}{{0,1}}")).unwrap()).unwrap();
-            let src = Aligned(core::array::from_fn(|k| (k as $t).wrapping_mul(37) ^ 0x5a));
-            let w = core::mem::size_of::<$t>();
-            for (skew_src, skew_dst) in [(0, 0), (16, 16), (48, 32), (0, 48)] {
-                let (from, to) = (skew_src / w, skew_dst / w);
-                let mut dst = Aligned([0xee; N + 64]);
-                let v = View::new(&ga, &src.0[from..from + N]).unwrap();
-                tensor_layout::relayout(&v, &mut ViewMut::new(&gb, &mut dst.0[to..to + N]).unwrap()).unwrap();
-                // A transpose: element `(i, j)` at `i * cols + j` in the source, `j * rows + i` in the destination.
-                for (i, j) in (0..$rows).flat_map(|i| (0..$cols).map(move |j| (i, j))) {
-                    assert_eq!(dst.0[to + j * $rows + i], src.0[from + i * $cols + j], "{shape} at {i}, {j}");
-                }
-                assert!(dst.0[..to].iter().chain(&dst.0[to + N..]).all(|&x| x == 0xee), "wrote outside");
-            }
-        }};
-    }
-    check!(u8, "u8", 128, 160);
-    check!(u16, "u16", 128, 80);
-    check!(u32, "f32", 64, 40);
+    let skews = [(0, 0), (16, 16), (48, 32), (0, 48)];
+    transposes_at!(u8, "u8", 128, 160, skews);
+    transposes_at!(u16, "u16", 128, 80, skews);
+    transposes_at!(u32, "f32", 64, 40, skews);
 }
 
 #[test]
