@@ -307,11 +307,11 @@ fn transposes_carrying_partial_lines() {
     round_trip::<u8>(&["u8[150,40]", "u8[150,40]{0,1}"]);
 }
 
-/// Streaming transposes of bytes, bf16 and f32 into destination rows a multiple of 64 bytes apart: with
-/// AVX2 (`.ci/run` runs this test under Miri in its AVX2 build only: without AVX2 no tile is taken), through the first level's tile (64 rows by 64 bytes
-/// under Miri), two tiles down and three along, the last ones partial; at 16 to 48 bytes past a
-/// line, the rows before the destination's first line through the second level's tile and the columns before the
-/// source's a tile of their own.
+/// Streaming transposes of bytes, bf16 and f32 into destination rows a multiple of 64 bytes apart: with AVX2
+/// (`.ci/run` runs this test under Miri in its AVX2 build only: without AVX2 no tile is taken), through the first
+/// level's tile (64 rows by 64 bytes under Miri), two tiles down and three along, the last ones partial; at 16 to 48
+/// bytes past a line, the rows before the destination's first line through the second level's tile and the columns
+/// before the source's a tile of their own.
 #[test]
 fn transposes_through_the_first_level_tile() {
     let skews = [(0, 0), (16, 16), (48, 32), (0, 48)];
