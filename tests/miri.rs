@@ -307,17 +307,29 @@ fn transposes_carrying_partial_lines() {
     round_trip::<u8>(&["u8[150,40]", "u8[150,40]{0,1}"]);
 }
 
-/// Streaming transposes of bytes, bf16 and f32 into destination rows a multiple of 64 bytes apart: with AVX2
-/// (`.ci/run` runs this test under Miri in its AVX2 build only: without AVX2 no tile is taken), through the first
-/// level's tile (64 rows by 64 bytes under Miri), two tiles down and three along, the last ones partial; at 16 to 48
-/// bytes past a line, the rows before the destination's first line through the second level's tile and the columns
-/// before the source's a tile of their own.
+/// Streaming transposes of bytes, bf16, f32 and 16-byte units into destination rows a multiple of 64 bytes apart:
+/// with AVX2 (`.ci/run` runs this test under Miri in its AVX2 build only: without AVX2 no tile is taken), through
+/// the first level's tile (64 rows by 64 bytes under Miri), two tiles down and three along, the last ones partial;
+/// at 16 to 48 bytes past a line, the rows before the destination's first line through the second level's tile and
+/// the columns before the source's a tile of their own.
 #[test]
 fn transposes_through_the_first_level_tile() {
     let skews = [(0, 0), (16, 16), (48, 32), (0, 48)];
     transposes_at!(u8, "u8", 128, 160, skews);
     transposes_at!(u16, "u16", 128, 80, skews);
     transposes_at!(u32, "f32", 64, 40, skews);
+    // Units of 16 bytes, copied whole: 4 of each source row a tile under Miri, the last tile partial.
+    round_trip::<[f64; 2]>(&["c128[72,6]", "c128[72,6]{0,1}"]);
+}
+
+/// Batches of small streaming transposes whose repetitions lie more than 4 KiB apart (5,120 and 4,608 bytes):
+/// one by one, the kernel that ends each given the next one's source to prefetch (no prefetch runs under Miri;
+/// the addresses are computed), through the second level's tile and, bytes, the first level's (with AVX2 only:
+/// `.ci/run` runs this test in its AVX2 build alone).
+#[test]
+fn batches_of_small_transposes() {
+    round_trip::<u32>(&["f32[2,32,40]{2,1,0}", "f32[2,32,40]{1,2,0}"]);
+    round_trip::<u8>(&["u8[2,64,72]{2,1,0}", "u8[2,64,72]{1,2,0}"]);
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Streaming transposes of 1- to 4-byte units through a scratch tile in the first-level cache (see the parent
-//! module; [`tiles`](mod@super::tiles) is the general scratch tile in the second level).
+//! Streaming transposes of 1- to 4-byte units, and of units of 16 to 128 bytes copied whole, through a scratch
+//! tile in the first-level cache (see the parent module; [`tiles`](mod@super::tiles) is the general scratch tile in
+//! the second level).
 //!
 //! A tile is [`SIDE`] source rows by `SIDE` bytes of each (`SIDE / w` units: the destination rows it writes,
 //! `SIDE * w` bytes of each). Its scratch tile (16 KiB) stays in the first level while the register blocks fill
@@ -8,6 +9,11 @@
 //! its loads: an AMD EPYC Zen 4 transposed `u8[8192,8192]` at 0.64-0.69 cycles a byte that way, 0.49-0.53 in a
 //! standalone kernel of this shape, side by side; the read and transposed part alone took 0.44 cycles a byte
 //! against 0.29-0.31. These tiles run it at 0.45-0.48 (0.76-0.82 of `memcpy` in the sweep, against 0.54-0.55).
+//! Units of 16 to 128 bytes (a permutation that keeps a minor dimension of 16 to 128 bytes whole) go through the
+//! same tiles, copied whole (8 to 1 of them of each source row, runs of 2 to 16 KiB); through the second-level
+//! tile they ran at 0.44-0.70 of `memcpy`, through these 0.60-0.93 (bf16 `[16,1024,32,64]` to `{3,1,2,0}`, 128-byte
+//! units, 8.4 -> 6.9 ms; u8 `[4096,1024,16]` to `{2,0,1}` 12.7 -> 8.9 ms; medians of five rounds alternating, AMD
+//! EPYC Zen 4 with AVX2). 8-byte units keep the bands of lines ([`super::lines`]).
 //!
 //! The tiles start where the destination runs start on a line (every destination row at the same place in its
 //! line: rows a multiple of 64 bytes apart), so that every run streams whole lines but the last tile's, straight
@@ -18,7 +24,7 @@
 #![allow(unsafe_code)]
 
 use super::isa::{Avx2, Isa, Sse2};
-use super::net::{micro, prefetch_l2};
+use super::net::{micro, prefetch_l2, unit};
 use super::out::put;
 use super::tiles::aligning;
 use super::{Block, Walk};
@@ -30,10 +36,10 @@ use super::{Block, Walk};
 const SIDE: usize = if cfg!(miri) { 64 } else { 128 };
 
 /// The first source row, from `lo`, of the tiles of [`tiles`] over rows `lo .. hi` and `fj` units of `b`:
-/// `None` unless `b` streams `W`-byte units of at most 4 bytes, the source rows do not lie a multiple of a way
-/// of the second-level cache apart, every destination row lies a multiple of 64 bytes from the others, the rows
-/// before the first whole line are a multiple of the register block's `L`, and at least a whole tile each way
-/// follows.
+/// `None` unless `b` streams `W`-byte units of 1, 2, 4 or 16 to [`SIDE`] bytes, the source rows do not lie a
+/// multiple of a way of the second-level cache apart, every destination row lies a multiple of 64 bytes from the
+/// others, the rows before the first whole line are a multiple of the register block's `L` (and of the units),
+/// and at least a whole tile each way follows.
 #[inline(always)]
 pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -> Option<usize> {
     // Source rows a multiple of a way of the L2 apart share its sets, where the next tile's prefetched lines evict
@@ -41,7 +47,7 @@ pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: us
     // `memcpy` so, 0.70-0.74 through the second-level tile and 0.74-0.78 in bands of lines; rows 64 KiB apart
     // (`u8[1024,65536]` transposed) at 0.54-0.59 so, 0.44-0.47 otherwise.
     let far = b.g.si0 != 0 && b.g.si0.unsigned_abs().is_multiple_of(b.way);
-    if W > 4 || !b.stream || far || !b.g.rows_on_lines(fj) || fj < SIDE / W || b.scratch < SIDE * SIDE {
+    if W == 8 || W > SIDE || !b.stream || far || !b.g.rows_on_lines(fj) || fj < SIDE / W || b.scratch < SIDE * SIDE {
         return None;
     }
     let off = (b.pd as usize).wrapping_add(b.g.dst_row(0) as usize).wrapping_add(lo * W) % 64;
@@ -99,13 +105,28 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         }
         let from: [*const u8; SIDE] = core::array::from_fn(|r| rows[r].wrapping_add(jt * W));
         let head = aligning::<W, L>(b, from[0], ej * W, je - jt);
-        let mut ahead = match k + 1 < down * across {
-            true => Ahead::of::<W>(b, tile(k + 1), (te - it) / L),
-            false => Ahead::none(),
+        // The next tile's source, or after the last the next repetition's first tile.
+        let mut ahead = match (k + 1 < down * across, b.then.is_null()) {
+            (true, _) => Ahead::of::<W>(b, tile(k + 1), (te - it) / L),
+            (false, false) => {
+                #[cfg(all(test, feature = "std"))]
+                super::tiles::THEN.with(|t| t.borrow_mut().push(b.then as isize - b.ps as isize));
+                Ahead::of::<W>(&Block { ps: b.then, ..*b }, tile(0), (te - it) / L)
+            }
+            (false, true) => Ahead::none(),
         };
         let to_at = |j: usize, i: usize| b.tile.wrapping_add((j - jt) * run + (i - it) * W);
         for ib in (it..te).step_by(L) {
             let from = &from[ib - it..];
+            if L == 1 {
+                // Units of 16 bytes and more, copied whole.
+                for jb in jt..je {
+                    // SAFETY: as below, one unit.
+                    unsafe { unit::<W>(from[0].wrapping_add((jb - jt) * W), to_at(jb, ib), b.inner) };
+                }
+                ahead.step();
+                continue;
+            }
             let mut jb = jt;
             // In bounds: source rows `ib .. ib + L <= te` at units `jb .. + ej <= je` (or `L`); scratch rows
             // `jb - jt < tj` at bytes `(ib - it) * W .. + L * W <= run`.

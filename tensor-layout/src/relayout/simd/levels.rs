@@ -17,6 +17,7 @@ use super::super::{execute, kernels};
 use super::cache::{Caches, OVERRIDE};
 use super::isa::{Level, CAP};
 use super::l1tiles::TAKEN;
+use super::tiles::THEN;
 use crate::axes::{Axes, Side};
 use crate::view::Scalar;
 
@@ -162,13 +163,13 @@ fn line_transposes_at_every_alignment() {
     }
 }
 
-/// Streaming transposes of bytes, bf16 and f32 whose destination rows lie a multiple of 64 bytes apart go through the
-/// first level's tile (`l1tiles`): several tiles each way with partial last ones, batches, both sides 16 to 48
-/// bytes past a line (the rows before the destination's first line through the second level's tile, the columns
-/// before the source's first line a tile of their own) and one element off (the second level's tile alone).
+/// Streaming transposes of bytes, bf16, f32 and 16-byte units (copied whole) whose destination rows lie a multiple
+/// of 64 bytes apart go through the first level's tile (`l1tiles`): several tiles each way with partial last ones,
+/// batches, both sides 16 to 48 bytes past a line (the rows before the destination's first line through the
+/// second level's tile, the columns before the source's first line a tile of their own) and one element off (the
+/// second level's tile alone).
 #[test]
 fn transposes_through_the_first_level_tile() {
-    let before = TAKEN.with(|t| t.get());
     for (a, b, w) in [
         ("u8[320,400]", "u8[320,400]{0,1}", 1),
         ("u8[384,448]", "u8[384,448]{0,1}", 1),
@@ -177,13 +178,41 @@ fn transposes_through_the_first_level_tile() {
         ("bf16[2,160,96]{2,1,0}", "bf16[2,160,96]{1,2,0}", 2),
         ("f32[192,100]", "f32[192,100]{0,1}", 4),
         ("f32[2,160,48]{2,1,0}", "f32[2,160,48]{1,2,0}", 4),
+        ("c128[192,20]", "c128[192,20]{0,1}", 16),
     ] {
+        let before = TAKEN.with(|t| t.get());
         let runs: Vec<(bool, usize)> = (0..4).map(|k| (true, k * 16 / w)).chain([(true, 1), (false, 0)]).collect();
         both_at(a, b, &runs);
+        // The pair's way into the transposed rows, at 4 skews, on AVX2 and where the CPU runs it AVX-512.
+        if Level::get() >= Level::Avx2 {
+            assert!(TAKEN.with(|t| t.get()) >= before + 4, "{a}");
+        }
     }
-    // Each pair's way into the transposed rows, at 4 skews, on AVX2 and where the CPU runs it AVX-512.
-    if Level::get() >= Level::Avx2 {
-        assert!(TAKEN.with(|t| t.get()) >= before + 7 * 4);
+}
+
+/// Batches of small transposes whose repetitions lie far apart (16 KiB) go one by one, and the kernel that ends
+/// each one is given the next one's source to prefetch: through the second-level tile (f32 `64 x 64`, bf16 `64 x
+/// 128` blocks), and the first level's on AVX2 and AVX-512 (bytes, `128 x 128`); the last repetition has no next.
+#[test]
+fn batches_prefetch_the_next_repetition() {
+    for (a, b, w, reps, rows, cols) in [
+        ("f32[6,64,64]{2,1,0}", "f32[6,64,64]{1,2,0}", 4, 6, 64, 64),
+        ("bf16[5,64,128]{2,1,0}", "bf16[5,64,128]{1,2,0}", 2, 5, 64, 128),
+        ("u8[5,128,128]{2,1,0}", "u8[5,128,128]{1,2,0}", 1, 5, 128, 128),
+    ] {
+        both(a, b);
+        let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+        for level in [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= Level::get()) {
+            THEN.with(|t| t.borrow_mut().clear());
+            let wrong = match w {
+                1 => run::<u8>(a, b, &pairs, level, true, 0),
+                2 => run::<u16>(a, b, &pairs, level, true, 0),
+                _ => run::<u32>(a, b, &pairs, level, true, 0),
+            };
+            assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
+            let next = (rows * cols * w) as isize;
+            assert_eq!(THEN.with(|t| t.borrow().clone()), vec![next; reps - 1], "{a} ({level:?})");
+        }
     }
 }
 

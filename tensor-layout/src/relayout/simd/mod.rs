@@ -24,7 +24,12 @@
 //!   evicted the band being read (f64 transposes ran at 0.7 of `memcpy` that way, 0.9 prefetching ahead of the
 //!   reads). With a first-level cache under 48 KiB, the next band is prefetched instead, into the second level,
 //!   row by row, a share at each step of the band being read ([`Caches::bands_ahead`]). Repetitions close
-//!   together in the source (the next tile along) run band by band. Streaming into
+//!   together in the source (the next tile along) run band by band; repetitions far apart (a batch of small
+//!   transposes) one by one, the kernel that ends one prefetching the next one's source ([`Block::then`]: read
+//!   only once the tile before was written, memory was idle while each tile was transposed; batches of f32
+//!   `64 x 64` transposes ran at 0.69-0.74 of `memcpy` so against 0.55-0.61 in the sweep, u8 `128 x 128` 0.65-0.68
+//!   against 0.58-0.65, and from buffers on 2 MiB boundaries u8 at 0.57-0.64 against 0.37-0.42, bf16
+//!   `128 x 128` 0.55-0.66 against 0.29-0.43, on an AMD EPYC Zen 4 with AVX2). Streaming into
 //!   destination rows whose runs do not start on a line (rows not a multiple of 64 bytes apart, or a
 //!   destination off a line boundary), the tiles go down each strip of columns and carry each run's last partial
 //!   line into the next tile's first ([`out::Carry`]), so that every line but a row's first and last is
@@ -36,8 +41,9 @@
 //!   streamed straight out where the rows lie evenly apart (f32 `[64,64,4096]{1,2,0}` to `{2,1,0}` from 0.56 of
 //!   `memcpy` to 1.00 on an AMD EPYC Zen 4), else completed in the first-level cache and streamed out whole (f32
 //!   transposes of 64 MiB from 0.57 to 0.64, f64 0.65 to 0.76);
-//!   Streaming transposes of 1- to 4-byte units whose destination rows lie a multiple of 64 bytes apart go
-//!   through a scratch tile in the first-level cache instead, 128 source rows by 128 bytes, from the first
+//!   Streaming transposes of 1- to 4-byte units, and of 16- to 128-byte units copied whole, whose destination rows
+//!   lie a multiple of 64 bytes apart go through a scratch tile in the first-level cache instead, 128 source rows
+//!   by 128 bytes, from the first
 //!   source row whose runs start on a line ([`l1tiles`]: the stores to a second-level tile held up the loads;
 //!   `u8[8192,8192]` transposed at 0.55 of `memcpy` so, 0.82 through the first level, f32 `[4096,4096]` in
 //!   bands of lines 0.83, 1.18 so, on an AMD EPYC Zen 4);
@@ -136,7 +142,7 @@ pub(super) fn stream_copy<E: Scalar>(dst: &mut [E], src: &[E], ahead: &[E]) {
     // SAFETY: `dst` and `src` are distinct slices of `size_of_val(dst)` bytes each (`&mut` and `&` cannot
     // overlap). `E` is a `Scalar`: its bytes are plain integers, and the bytes written come from valid values of
     // `E`. Prefetches are hints, at any address.
-    unsafe { put_ahead(dst.as_mut_ptr() as *mut u8, src.as_ptr() as *const u8, size_of_val(dst), (p, n)) }
+    unsafe { put_ahead::<false>(dst.as_mut_ptr() as *mut u8, src.as_ptr() as *const u8, size_of_val(dst), (p, n)) }
 }
 
 /// A transpose in bytes: unit `(i, j)` of `w` bytes at source `src_row(i) + j * w` and destination
@@ -254,6 +260,7 @@ pub(super) fn transpose<E: Scalar>(
         ahead: caches.bands_ahead(),
         short: caches.short_block(),
         way: caches.l2_way(),
+        then: core::ptr::null(),
     };
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
     // bytes `q * next.src + k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
@@ -326,7 +333,8 @@ unsafe fn large(mut at: Block, w: usize, next: Reps) -> (usize, usize) {
     unsafe { each_next(&mut at, w, next) }
 }
 
-/// The kernels of `w`-byte units over block `at`.
+/// The kernels of `w`-byte units over block `at` (units of 16 to 128 bytes are copied whole, with SSE2's moves
+/// on every CPU; on the levels above it only to take the first level's tiles, [`l1tiles`]).
 ///
 /// # Safety
 /// As [`plan`], for units of `w` bytes.
@@ -339,10 +347,10 @@ unsafe fn kernels(at: &Block, w: usize) -> (usize, usize) {
             2 => dispatch::<2, 8>(at),
             4 => dispatch::<4, 4>(at),
             8 => dispatch::<8, 2>(at),
-            16 => plan::<Sse2, 16, 1>(Sse2, None, at),
-            32 => plan::<Sse2, 32, 1>(Sse2, None, at),
-            64 => plan::<Sse2, 64, 1>(Sse2, None, at),
-            128 => plan::<Sse2, 128, 1>(Sse2, None, at),
+            16 => dispatch::<16, 1>(at),
+            32 => dispatch::<32, 1>(at),
+            64 => dispatch::<64, 1>(at),
+            128 => dispatch::<128, 1>(at),
             _ => (0, 0),
         }
     }
@@ -381,6 +389,12 @@ struct Block {
     short: usize,
     /// Bytes of a way of the second-level cache ([`Caches::l2_way`]).
     way: usize,
+    /// Where the next repetition's source starts, when the kernels run the repetitions one by one, for the kernel
+    /// that ends this one (null otherwise): the first level's tiles prefetch the next repetition's first tile
+    /// while they transpose their last, the second level's its rows (where they follow one another) while their
+    /// last tile streams out, so that memory reads the next repetition while this one's are transposed and
+    /// written. Any address: prefetches are hints, and nothing else reads it.
+    then: *const u8,
 }
 
 impl Block {
@@ -476,7 +490,13 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
             fi,
             tile_rows(W, ei, fi, fj, b.scratch),
             #[inline(always)]
-            |_, r, lo, hi| unsafe {
+            |k, r, lo, hi| unsafe {
+                // Repetitions far apart go one by one, all rows at once (a batch of small transposes): the
+                // kernel that ends one prefetches the next one's source ([`Block::then`]).
+                let then = match k + 1 < b.reps.n && b.reps.src.unsigned_abs() > CLOSE_REPS {
+                    true => b.ps.wrapping_offset((k as isize + 1) * b.reps.src),
+                    false => core::ptr::null(),
+                };
                 // Streaming units of 1 to 4 bytes go through the first level's tile on AVX2 and AVX-512, from the
                 // first row whose runs start on a line; the rows before it through the second level's.
                 let first = match (I::LANES >= 2, avx2) {
@@ -485,7 +505,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 };
                 if let Some((first, avx2)) = first {
                     tiles::<I, W, L>(isa, None, r, lo, first, fj);
-                    l1tiles::tiles::<I, W, L>(isa, avx2, r, first, hi, fj);
+                    l1tiles::tiles::<I, W, L>(isa, avx2, &Block { then, ..*r }, first, hi, fj);
                     return;
                 }
                 let (start, end) = match full {
@@ -498,6 +518,18 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                     },
                     _ => (hi, hi),
                 };
+                if start == hi {
+                    // The tiles alone, over every row.
+                    tiles::<I, W, L>(
+                        isa,
+                        full.filter(|_| (hi - lo).is_multiple_of(32 / W)),
+                        &Block { then, ..*r },
+                        lo,
+                        hi,
+                        fj,
+                    );
+                    return;
+                }
                 for (from, to) in [(lo, start), (end, hi)] {
                     let whole = full.filter(|_| (to - from).is_multiple_of(32 / W));
                     tiles::<I, W, L>(isa, whole, r, from, to, fj);

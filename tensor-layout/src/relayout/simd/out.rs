@@ -3,7 +3,7 @@
 #![allow(unsafe_code)]
 
 use super::isa::{Avx2, Isa, Level, Sse2};
-use super::net::prefetch;
+use super::net::{prefetch, prefetch_l2};
 use super::{Block, Walk};
 
 /// Copies `len` bytes to `to` from `from` (the scratch tile, or a source), streaming the whole 64-byte lines when
@@ -24,27 +24,61 @@ pub(super) unsafe fn put(to: *mut u8, from: *const u8, len: usize, stream: bool)
         return;
     }
     // SAFETY: the caller's contract.
-    unsafe { put_ahead(to, from, len, (core::ptr::null(), 0)) }
+    unsafe { put_ahead::<false>(to, from, len, (core::ptr::null(), 0)) }
 }
 
-/// [`put`] streaming, and the `ahead.1` bytes from `ahead.0` prefetched along the way: a line of them per line
-/// streamed, the rest after (a stage's stream-out is when memory can read the next stage's source: an AMD EPYC
-/// Zen 4 packed f32 rows of 500 into `T(8,128)` tiles at 0.65 of `memcpy` through a stage without, 0.85 with).
+/// [`put`], and when streaming the bytes of `ahead` prefetched into the second-level cache as [`put_ahead`] does:
+/// the next repetition's source, read after this write-out, not during it (into the first level, batches of
+/// f32 `64 x 64`, bf16 `64 x 128` and f64 `32 x 32` transposes ran 1-2% slower, eight rounds alternating, AMD EPYC
+/// Zen 4).
 ///
 /// # Safety
 /// As [`put`]; `ahead` any address (prefetches are hints).
 #[inline(always)]
-pub(super) unsafe fn put_ahead(to: *mut u8, from: *const u8, len: usize, ahead: (*const u8, usize)) {
+unsafe fn put_or_ahead(to: *mut u8, from: *const u8, len: usize, stream: bool, ahead: (*const u8, usize)) {
+    // SAFETY: the caller's contract.
+    unsafe {
+        if stream && ahead.1 > 0 {
+            put_ahead::<true>(to, from, len, (ahead.0, ahead.1.min(len)))
+        } else {
+            put(to, from, len, stream)
+        }
+    }
+}
+
+/// [`put`] streaming, and the `ahead.1` bytes from `ahead.0` prefetched along the way: a line of them per line
+/// streamed, the rest after (a stage's stream-out is when memory can read the next stage's source: an AMD EPYC
+/// Zen 4 packed f32 rows of 500 into `T(8,128)` tiles at 0.65 of `memcpy` through a stage without, 0.85 with),
+/// into the first-level cache, or with `L2` the second.
+///
+/// # Safety
+/// As [`put`]; `ahead` any address (prefetches are hints).
+#[inline(always)]
+pub(super) unsafe fn put_ahead<const L2: bool>(to: *mut u8, from: *const u8, len: usize, ahead: (*const u8, usize)) {
     let (head, body) = lines(to as usize, len);
     // SAFETY: the caller's contract; `to + head` is on a line boundary.
     unsafe {
         core::ptr::copy_nonoverlapping(from, to, head);
-        stream_lines(to.add(head), from.add(head), body, ahead);
+        stream_lines::<L2>(to.add(head), from.add(head), body, ahead);
         let k = head + body;
         core::ptr::copy_nonoverlapping(from.add(k), to.add(k), len - k);
     }
     let done = body.min(ahead.1);
-    super::prefetch_run(ahead.0.wrapping_add(done), ahead.1 - done);
+    let mut k = done;
+    while k < ahead.1 {
+        prefetch_at::<L2>(ahead.0.wrapping_add(k));
+        k += 64;
+    }
+}
+
+/// Prefetches the line at `p` into the first-level cache, or with `L2` the second (a hint, at any address).
+#[inline(always)]
+fn prefetch_at<const L2: bool>(p: *const u8) {
+    if L2 {
+        prefetch_l2(p)
+    } else {
+        prefetch(p)
+    }
 }
 
 /// Streams `bytes` (a multiple of 64) from `from` to `to`, a line boundary: 32 bytes at a time where the CPU
@@ -57,12 +91,12 @@ pub(super) unsafe fn put_ahead(to: *mut u8, from: *const u8, len: usize, ahead: 
 /// # Safety
 /// `from .. + bytes` readable, `to .. + bytes` writable, not overlapping; `to` on a 64-byte boundary.
 #[inline(always)]
-unsafe fn stream_lines(to: *mut u8, from: *const u8, bytes: usize, ahead: (*const u8, usize)) {
+unsafe fn stream_lines<const L2: bool>(to: *mut u8, from: *const u8, bytes: usize, ahead: (*const u8, usize)) {
     match Level::get().avx2() {
         // SAFETY: the caller's contract; the token proves the CPU runs AVX2.
-        Some(avx2) => unsafe { stream_lines_avx2(avx2, to, from, bytes, ahead) },
+        Some(avx2) => unsafe { stream_lines_avx2::<L2>(avx2, to, from, bytes, ahead) },
         // SAFETY: the caller's contract.
-        None => unsafe { stream_vectors(Sse2, to, from, bytes, ahead) },
+        None => unsafe { stream_vectors::<_, L2>(Sse2, to, from, bytes, ahead) },
     }
 }
 
@@ -71,9 +105,15 @@ unsafe fn stream_lines(to: *mut u8, from: *const u8, bytes: usize, ahead: (*cons
 /// # Safety
 /// As [`stream_lines`].
 #[target_feature(enable = "avx2")]
-unsafe fn stream_lines_avx2(avx2: Avx2, to: *mut u8, from: *const u8, bytes: usize, ahead: (*const u8, usize)) {
+unsafe fn stream_lines_avx2<const L2: bool>(
+    avx2: Avx2,
+    to: *mut u8,
+    from: *const u8,
+    bytes: usize,
+    ahead: (*const u8, usize),
+) {
     // SAFETY: the caller's contract.
-    unsafe { stream_vectors(avx2, to, from, bytes, ahead) }
+    unsafe { stream_vectors::<_, L2>(avx2, to, from, bytes, ahead) }
 }
 
 /// Streams `bytes` (a multiple of 64) from `from` to `to`, a line boundary, a vector of `isa` at a time.
@@ -81,11 +121,17 @@ unsafe fn stream_lines_avx2(avx2: Avx2, to: *mut u8, from: *const u8, bytes: usi
 /// # Safety
 /// As [`stream_lines`], on a CPU that runs `isa`.
 #[inline(always)]
-unsafe fn stream_vectors<I: Isa>(isa: I, to: *mut u8, from: *const u8, bytes: usize, ahead: (*const u8, usize)) {
+unsafe fn stream_vectors<I: Isa, const L2: bool>(
+    isa: I,
+    to: *mut u8,
+    from: *const u8,
+    bytes: usize,
+    ahead: (*const u8, usize),
+) {
     let mut k = 0;
     while k < bytes {
         if k < ahead.1 {
-            prefetch(ahead.0.wrapping_add(k));
+            prefetch_at::<L2>(ahead.0.wrapping_add(k));
         }
         for v in (0..64).step_by(16 * I::LANES) {
             // SAFETY: the caller's contract; `to + k + v` is aligned to the vector (a line holds a whole number
@@ -114,9 +160,21 @@ pub(super) struct Carry {
     pub(super) tail: bool,
 }
 
+/// What a tile's write-out does besides copying its rows ([`write_out`]).
+#[derive(Clone, Copy)]
+pub(super) enum Along {
+    /// Nothing.
+    Nothing,
+    /// Row by row through a carry ([`put_carried`]).
+    Carry(Carry),
+    /// Streaming, the `.1` bytes from `.0` prefetched into the second-level cache, as many as are written
+    /// ([`put_or_ahead`]): any address (prefetches are hints).
+    Ahead(*const u8, usize),
+}
+
 /// Writes `rows` rows of the scratch tile (`pitch` apart, `len` bytes each) to the destination rows that
 /// `cols` walks, `at` bytes into each. Rows that follow one another on both sides go out as one run; with a
-/// `carry`, row by row through it ([`put_carried`]).
+/// carry, row by row through it; streaming, prefetching ahead as asked ([`Along`]).
 ///
 /// # Safety
 /// Each destination row `.. + at .. + len` writable; the scratch rows written; a carry holds `rows` lines, as
@@ -129,23 +187,28 @@ pub(super) unsafe fn write_out(
     at: isize,
     pitch: usize,
     len: usize,
-    carry: Option<Carry>,
+    along: Along,
 ) {
-    if let Some(c) = carry {
-        for j in 0..rows {
-            let to = b.pd.wrapping_offset(cols.next() + at);
-            // SAFETY: the caller's contract; line `j` of the carry is this row's.
-            unsafe { put_carried(to, b.tile.add(j * pitch), len, c.at.add(j * 64), c.head, c.tail) };
+    let ahead = match along {
+        Along::Carry(c) => {
+            for j in 0..rows {
+                let to = b.pd.wrapping_offset(cols.next() + at);
+                // SAFETY: the caller's contract; line `j` of the carry is this row's.
+                unsafe { put_carried(to, b.tile.add(j * pitch), len, c.at.add(j * 64), c.head, c.tail) };
+            }
+            return;
         }
-        return;
-    }
+        Along::Ahead(p, n) => (p, n),
+        Along::Nothing => (core::ptr::null(), 0),
+    };
     // Rows that all follow one another (short rows of a packing, 32 bytes each for `(32,1)`): one run, without
     // comparing them one by one (a fifth of the time of byte packings into `(32,128)(32,1)` went to that).
     if pitch == len && cols.follows(rows, len) {
         // SAFETY: the caller's contract; the `rows` rows are one run in the destination and in the scratch.
-        unsafe { put(b.pd.wrapping_offset(cols.peek() + at), b.tile, rows * len, b.stream) };
+        unsafe { put_or_ahead(b.pd.wrapping_offset(cols.peek() + at), b.tile, rows * len, b.stream, ahead) };
         return;
     }
+    let mut ahead = ahead;
     let mut j = 0;
     while j < rows {
         let start = cols.next();
@@ -157,7 +220,10 @@ pub(super) unsafe fn write_out(
             n += 1;
         }
         // SAFETY: the caller's contract; `n` rows that follow one another in the destination and the scratch.
-        unsafe { put(b.pd.wrapping_offset(start + at), b.tile.add(j * pitch), n * len, b.stream) };
+        unsafe { put_or_ahead(b.pd.wrapping_offset(start + at), b.tile.add(j * pitch), n * len, b.stream, ahead) };
+        // The next run prefetches the next part of `ahead`, as many bytes as this one wrote.
+        let done = (n * len).min(ahead.1);
+        ahead = (ahead.0.wrapping_add(done), ahead.1 - done);
         j += n;
     }
 }
@@ -188,11 +254,11 @@ pub(super) unsafe fn put_carried(to: *mut u8, from: *const u8, len: usize, line:
                 }
                 return;
             }
-            stream_lines(to.sub(h), line, 64, (core::ptr::null(), 0));
+            stream_lines::<false>(to.sub(h), line, 64, (core::ptr::null(), 0));
         } else {
             core::ptr::copy_nonoverlapping(from, to, first);
         }
-        stream_lines(to.add(first), from.add(first), body, (core::ptr::null(), 0));
+        stream_lines::<false>(to.add(first), from.add(first), body, (core::ptr::null(), 0));
         let k = first + body;
         if tail {
             core::ptr::copy_nonoverlapping(from.add(k), line, len - k);

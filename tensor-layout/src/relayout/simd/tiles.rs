@@ -2,9 +2,12 @@
 //! parent module; the interleaves and deinterleaves of narrow blocks are [`super::zip`]).
 #![allow(unsafe_code)]
 
+#[cfg(all(test, feature = "std"))]
+extern crate std;
+
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, micro_avx, prefetch, prefetch_l2, unit};
-use super::out::{write_out, Carry};
+use super::out::{write_out, Along, Carry};
 use super::{tile_units, Block, Walk};
 
 /// Source rows per tile of a transpose of `fi x fj` units of `w` bytes in register blocks of `ei` rows, with
@@ -197,13 +200,35 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             band_ahead.rest();
             ib += nb;
         }
-        let carried = (carry > 0).then(|| Carry { at: b.tile.wrapping_add(scratch), head: it > lo, tail: te < hi });
+        let last = k + 1 == down * across;
+        #[cfg(all(test, feature = "std"))]
+        if last && !b.then.is_null() {
+            THEN.with(|t| t.borrow_mut().push(b.then as isize - b.ps as isize));
+        }
+        // With the last tile, the next repetition's rows `lo .. hi`, where they follow one another.
+        let row = (b.nj * W) as isize;
+        let follow = b.g.si0 == row && (hi <= b.g.ni0 || b.g.si1 == b.g.ni0 as isize * row);
+        let along = if carry > 0 {
+            Along::Carry(Carry { at: b.tile.wrapping_add(scratch), head: it > lo, tail: te < hi })
+        } else if last && follow && !b.then.is_null() {
+            Along::Ahead(b.then.wrapping_offset(b.g.src_row(lo)), (hi - lo) * row as usize)
+        } else {
+            Along::Nothing
+        };
         // SAFETY: destination rows `jt .. je <= fj` at units `it .. te <= fi` (the caller's contract), from the
         // scratch rows written just above; the carry holds `carry >= je - jt` lines after the tile, and the
         // tiles down a strip continue one another's runs, the first `ti * W >= 64` bytes (`tile_units`).
-        unsafe { write_out(b, &mut b.g.dst_rows(jt), je - jt, (it * W) as isize, pitch, (te - it) * W, carried) };
+        unsafe { write_out(b, &mut b.g.dst_rows(jt), je - jt, (it * W) as isize, pitch, (te - it) * W, along) };
     }
 }
+
+#[cfg(all(test, feature = "std"))]
+std::thread_local!(
+    /// How far past each repetition's source the next one's starts, as the tiles of this thread that end a
+    /// repetition were given it ([`super::Block::then`]), in order.
+    pub(super) static THEN: core::cell::RefCell<std::vec::Vec<isize>> =
+        const { core::cell::RefCell::new(std::vec::Vec::new()) }
+);
 
 /// The next `to.len()` source rows of `rows`, from `ps`, at byte `at` of each.
 #[inline(always)]

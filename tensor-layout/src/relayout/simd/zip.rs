@@ -4,7 +4,7 @@
 
 use super::isa::{Isa, Sse2};
 use super::net::{prefetch, unzip_rows, zip_rows};
-use super::out::{put, write_out};
+use super::out::{put, write_out, Along};
 use super::{tile_units, Block, Walk};
 
 /// Pieces of a destination gathered in the scratch tile while they follow one another in the destination, then
@@ -394,7 +394,7 @@ pub(super) unsafe fn deinterleave_wide<const W: usize, const L: usize, const K: 
         }
         // SAFETY: destination rows `0..K` at units `it .. te <= fi` (the caller's contract), from the scratch
         // rows written just above.
-        unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W, None) };
+        unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W, Along::Nothing) };
         it = te;
     }
 }
