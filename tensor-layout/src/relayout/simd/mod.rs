@@ -75,6 +75,7 @@ use super::io::Mode;
 use super::kernels::{reach, Transpose};
 use crate::view::Scalar;
 
+mod block;
 pub(crate) mod cache;
 mod few;
 mod isa;
@@ -88,6 +89,7 @@ mod tiles;
 mod walk;
 mod zip;
 
+use block::{Block, Geo, Reps};
 use cache::{Caches, SCRATCH_MAX};
 use isa::{unblocks, Avx2, Avx512, Isa, Level, Sse2};
 use out::{put, put_ahead};
@@ -143,49 +145,6 @@ pub(super) fn stream_copy<E: Scalar>(dst: &mut [E], src: &[E], ahead: &[E]) {
     // overlap). `E` is a `Scalar`: its bytes are plain integers, and the bytes written come from valid values of
     // `E`. Prefetches are hints, at any address.
     unsafe { put_ahead::<false>(dst.as_mut_ptr() as *mut u8, src.as_ptr() as *const u8, size_of_val(dst), (p, n)) }
-}
-
-/// A transpose in bytes: unit `(i, j)` of `w` bytes at source `src_row(i) + j * w` and destination
-/// `dst_row(j) + i * w`.
-#[derive(Clone, Copy)]
-struct Geo {
-    ni0: usize,
-    si0: isize,
-    si1: isize,
-    nj0: usize,
-    dj0: isize,
-    dj1: isize,
-}
-
-impl Geo {
-    #[inline(always)]
-    fn src_row(&self, i: usize) -> isize {
-        (i % self.ni0) as isize * self.si0 + (i / self.ni0) as isize * self.si1
-    }
-
-    #[inline(always)]
-    fn dst_row(&self, j: usize) -> isize {
-        (j % self.nj0) as isize * self.dj0 + (j / self.nj0) as isize * self.dj1
-    }
-
-    /// Whether the destination rows `0 .. fj` lie a multiple of 64 bytes apart (each row's run at the same place
-    /// in its line).
-    #[inline(always)]
-    fn rows_on_lines(&self, fj: usize) -> bool {
-        self.dj0.unsigned_abs().is_multiple_of(64) && (fj <= self.nj0 || self.dj1.unsigned_abs().is_multiple_of(64))
-    }
-
-    /// The source rows from `i` on, one step at a time.
-    #[inline(always)]
-    fn src_rows(&self, i: usize) -> Walk {
-        Walk { k: i % self.ni0, n: self.ni0, at: self.src_row(i), s0: self.si0, s1: self.si1 }
-    }
-
-    /// The destination rows from `j` on, one step at a time.
-    #[inline(always)]
-    fn dst_rows(&self, j: usize) -> Walk {
-        Walk { k: j % self.nj0, n: self.nj0, at: self.dst_row(j), s0: self.dj0, s1: self.dj1 }
-    }
 }
 
 /// Repetitions of a transpose at most this many bytes apart in the source run chunk by chunk (see [`by_chunks`]).
@@ -352,67 +311,6 @@ unsafe fn kernels(at: &Block, w: usize) -> (usize, usize) {
             64 => dispatch::<64, 1>(at),
             128 => dispatch::<128, 1>(at),
             _ => (0, 0),
-        }
-    }
-}
-
-/// Repetitions of a block: `n` copies, `src` and `dst` bytes apart.
-#[derive(Clone, Copy)]
-struct Reps {
-    n: usize,
-    src: isize,
-    dst: isize,
-}
-
-/// One block of a transpose: where its units are (see [`Geo`]), how to write, the scratch tile, and the sizes
-/// chosen from the caches.
-struct Block {
-    ps: *const u8,
-    pd: *mut u8,
-    g: Geo,
-    ni: usize,
-    nj: usize,
-    reps: Reps,
-    /// The blocks inside units (see [`Transpose::inner`]): transposed in the register blocks of the tiles.
-    inner: usize,
-    stream: bool,
-    tile: *mut u8,
-    /// Bytes of the scratch tile to use.
-    scratch: usize,
-    /// How far ahead to prefetch the source (bytes).
-    prefetch: usize,
-    /// The most source rows a band of the tiles reads at once ([`Caches::band_rows`]).
-    band: usize,
-    /// Whether the tiles prefetch each band's source a band ahead ([`Caches::bands_ahead`]).
-    ahead: bool,
-    /// The most bytes of short source rows prefetched as one stream ([`Caches::short_block`]).
-    short: usize,
-    /// Bytes of a way of the second-level cache ([`Caches::l2_way`]).
-    way: usize,
-    /// Where the next repetition's source starts, when the kernels run the repetitions one by one, for the kernel
-    /// that ends this one (null otherwise): the first level's tiles prefetch the next repetition's first tile
-    /// while they transpose their last, the second level's its rows (where they follow one another) while their
-    /// last tile streams out, so that memory reads the next repetition while this one's are transposed and
-    /// written. Any address: prefetches are hints, and nothing else reads it.
-    then: *const u8,
-}
-
-impl Block {
-    /// Whether the block goes through the tiles: at least `l` units (one lane's) each way.
-    #[inline(always)]
-    fn tiled(&self, l: usize) -> bool {
-        self.ni >= l && self.nj >= l
-    }
-
-    /// Repetition `k` of the block, alone.
-    #[inline(always)]
-    fn rep(&self, k: usize) -> Block {
-        let k = k as isize;
-        Block {
-            ps: self.ps.wrapping_offset(k * self.reps.src),
-            pd: self.pd.wrapping_offset(k * self.reps.dst),
-            reps: Reps { n: 1, src: 0, dst: 0 },
-            ..*self
         }
     }
 }

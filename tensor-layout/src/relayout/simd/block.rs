@@ -1,0 +1,108 @@
+//! The block of a transpose the kernels work on: its geometry in bytes ([`Geo`]), its repetitions ([`Reps`]), and
+//! the pointers, scratch tile and sizes chosen from the caches that go with it ([`Block`]).
+
+use super::walk::Walk;
+
+/// A transpose in bytes: unit `(i, j)` of `w` bytes at source `src_row(i) + j * w` and destination
+/// `dst_row(j) + i * w`.
+#[derive(Clone, Copy)]
+pub(super) struct Geo {
+    pub(super) ni0: usize,
+    pub(super) si0: isize,
+    pub(super) si1: isize,
+    pub(super) nj0: usize,
+    pub(super) dj0: isize,
+    pub(super) dj1: isize,
+}
+
+impl Geo {
+    #[inline(always)]
+    pub(super) fn src_row(&self, i: usize) -> isize {
+        (i % self.ni0) as isize * self.si0 + (i / self.ni0) as isize * self.si1
+    }
+
+    #[inline(always)]
+    pub(super) fn dst_row(&self, j: usize) -> isize {
+        (j % self.nj0) as isize * self.dj0 + (j / self.nj0) as isize * self.dj1
+    }
+
+    /// Whether the destination rows `0 .. fj` lie a multiple of 64 bytes apart (each row's run at the same place
+    /// in its line).
+    #[inline(always)]
+    pub(super) fn rows_on_lines(&self, fj: usize) -> bool {
+        self.dj0.unsigned_abs().is_multiple_of(64) && (fj <= self.nj0 || self.dj1.unsigned_abs().is_multiple_of(64))
+    }
+
+    /// The source rows from `i` on, one step at a time.
+    #[inline(always)]
+    pub(super) fn src_rows(&self, i: usize) -> Walk {
+        Walk { k: i % self.ni0, n: self.ni0, at: self.src_row(i), s0: self.si0, s1: self.si1 }
+    }
+
+    /// The destination rows from `j` on, one step at a time.
+    #[inline(always)]
+    pub(super) fn dst_rows(&self, j: usize) -> Walk {
+        Walk { k: j % self.nj0, n: self.nj0, at: self.dst_row(j), s0: self.dj0, s1: self.dj1 }
+    }
+}
+
+/// Repetitions of a block: `n` copies, `src` and `dst` bytes apart.
+#[derive(Clone, Copy)]
+pub(super) struct Reps {
+    pub(super) n: usize,
+    pub(super) src: isize,
+    pub(super) dst: isize,
+}
+
+/// One block of a transpose: where its units are (see [`Geo`]), how to write, the scratch tile, and the sizes
+/// chosen from the caches.
+pub(super) struct Block {
+    pub(super) ps: *const u8,
+    pub(super) pd: *mut u8,
+    pub(super) g: Geo,
+    pub(super) ni: usize,
+    pub(super) nj: usize,
+    pub(super) reps: Reps,
+    /// The blocks inside units (see [`Transpose::inner`](super::super::kernels::Transpose::inner)): transposed in the register blocks of the tiles.
+    pub(super) inner: usize,
+    pub(super) stream: bool,
+    pub(super) tile: *mut u8,
+    /// Bytes of the scratch tile to use.
+    pub(super) scratch: usize,
+    /// How far ahead to prefetch the source (bytes).
+    pub(super) prefetch: usize,
+    /// The most source rows a band of the tiles reads at once ([`Caches::band_rows`](super::cache::Caches::band_rows)).
+    pub(super) band: usize,
+    /// Whether the tiles prefetch each band's source a band ahead ([`Caches::bands_ahead`](super::cache::Caches::bands_ahead)).
+    pub(super) ahead: bool,
+    /// The most bytes of short source rows prefetched as one stream ([`Caches::short_block`](super::cache::Caches::short_block)).
+    pub(super) short: usize,
+    /// Bytes of a way of the second-level cache ([`Caches::l2_way`](super::cache::Caches::l2_way)).
+    pub(super) way: usize,
+    /// Where the next repetition's source starts, when the kernels run the repetitions one by one, for the kernel
+    /// that ends this one (null otherwise): the first level's tiles prefetch the next repetition's first tile
+    /// while they transpose their last, the second level's its rows (where they follow one another) while their
+    /// last tile streams out, so that memory reads the next repetition while this one's are transposed and
+    /// written. Any address: prefetches are hints, and nothing else reads it.
+    pub(super) then: *const u8,
+}
+
+impl Block {
+    /// Whether the block goes through the tiles: at least `l` units (one lane's) each way.
+    #[inline(always)]
+    pub(super) fn tiled(&self, l: usize) -> bool {
+        self.ni >= l && self.nj >= l
+    }
+
+    /// Repetition `k` of the block, alone.
+    #[inline(always)]
+    pub(super) fn rep(&self, k: usize) -> Block {
+        let k = k as isize;
+        Block {
+            ps: self.ps.wrapping_offset(k * self.reps.src),
+            pd: self.pd.wrapping_offset(k * self.reps.dst),
+            reps: Reps { n: 1, src: 0, dst: 0 },
+            ..*self
+        }
+    }
+}
