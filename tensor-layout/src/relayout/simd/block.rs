@@ -63,7 +63,8 @@ pub(super) struct Block {
     pub(super) ni: usize,
     pub(super) nj: usize,
     pub(super) reps: Reps,
-    /// The blocks inside units (see [`Transpose::inner`](super::super::kernels::Transpose::inner)): transposed in the register blocks of the tiles.
+    /// The blocks inside units (see [`Transpose::inner`](super::super::kernels::Transpose::inner)): transposed
+    /// in the register blocks of the tiles.
     pub(super) inner: usize,
     pub(super) stream: bool,
     pub(super) tile: *mut u8,
@@ -71,11 +72,14 @@ pub(super) struct Block {
     pub(super) scratch: usize,
     /// How far ahead to prefetch the source (bytes).
     pub(super) prefetch: usize,
-    /// The most source rows a band of the tiles reads at once ([`Caches::band_rows`](super::cache::Caches::band_rows)).
+    /// The most source rows a band of the tiles reads at once
+    /// ([`Caches::band_rows`](super::cache::Caches::band_rows)).
     pub(super) band: usize,
-    /// Whether the tiles prefetch each band's source a band ahead ([`Caches::bands_ahead`](super::cache::Caches::bands_ahead)).
+    /// Whether the tiles prefetch each band's source a band ahead
+    /// ([`Caches::bands_ahead`](super::cache::Caches::bands_ahead)).
     pub(super) ahead: bool,
-    /// The most bytes of short source rows prefetched as one stream ([`Caches::short_block`](super::cache::Caches::short_block)).
+    /// The most bytes of short source rows prefetched as one stream
+    /// ([`Caches::short_block`](super::cache::Caches::short_block)).
     pub(super) short: usize,
     /// Bytes of a way of the second-level cache ([`Caches::l2_way`](super::cache::Caches::l2_way)).
     pub(super) way: usize,

@@ -110,12 +110,20 @@ pub(super) fn fence() {
     }
 }
 
-/// Prefetches the lines of `bytes` bytes from `p` (a hint: any address is allowed, nothing faults).
+/// Prefetches the lines of `bytes` bytes from `p` into the first-level cache (a hint: any address is allowed,
+/// nothing faults).
 #[inline]
 pub(super) fn prefetch_run(p: *const u8, bytes: usize) {
+    prefetch_lines::<false>(p, bytes)
+}
+
+/// Prefetches the lines of `bytes` bytes from `p` into the first-level cache, or with `L2` the second (a hint, as
+/// [`prefetch_run`]).
+#[inline(always)]
+pub(super) fn prefetch_lines<const L2: bool>(p: *const u8, bytes: usize) {
     let mut k = 0;
     while k < bytes {
-        net::prefetch(p.wrapping_add(k));
+        net::prefetch_to::<L2>(p.wrapping_add(k));
         k += 64;
     }
 }

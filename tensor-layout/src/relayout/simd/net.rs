@@ -77,6 +77,16 @@ pub(super) fn prefetch_l2(p: *const u8) {
     hint::<{ core::arch::x86_64::_MM_HINT_T2 }>(p);
 }
 
+/// Prefetches the line at `p` into the first-level cache, or with `L2` the second (a hint, as [`prefetch`]).
+#[inline(always)]
+pub(super) fn prefetch_to<const L2: bool>(p: *const u8) {
+    if L2 {
+        prefetch_l2(p)
+    } else {
+        prefetch(p)
+    }
+}
+
 /// `_mm_prefetch` with hint `H`.
 #[inline(always)]
 fn hint<const H: i32>(p: *const u8) {

@@ -3,7 +3,7 @@
 #![allow(unsafe_code)]
 
 use super::isa::{Avx2, Isa, Level, Sse2};
-use super::net::{prefetch, prefetch_l2};
+use super::net::prefetch_to;
 use super::{Block, Walk};
 
 /// Copies `len` bytes to `to` from `from` (the scratch tile, or a source), streaming the whole 64-byte lines when
@@ -64,21 +64,7 @@ pub(super) unsafe fn put_ahead<const L2: bool>(to: *mut u8, from: *const u8, len
         core::ptr::copy_nonoverlapping(from.add(k), to.add(k), len - k);
     }
     let done = body.min(ahead.1);
-    let mut k = done;
-    while k < ahead.1 {
-        prefetch_at::<L2>(ahead.0.wrapping_add(k));
-        k += 64;
-    }
-}
-
-/// Prefetches the line at `p` into the first-level cache, or with `L2` the second (a hint, at any address).
-#[inline(always)]
-fn prefetch_at<const L2: bool>(p: *const u8) {
-    if L2 {
-        prefetch_l2(p)
-    } else {
-        prefetch(p)
-    }
+    super::prefetch_lines::<L2>(ahead.0.wrapping_add(done), ahead.1 - done);
 }
 
 /// Streams `bytes` (a multiple of 64) from `from` to `to`, a line boundary: 32 bytes at a time where the CPU
@@ -131,7 +117,7 @@ unsafe fn stream_vectors<I: Isa, const L2: bool>(
     let mut k = 0;
     while k < bytes {
         if k < ahead.1 {
-            prefetch_at::<L2>(ahead.0.wrapping_add(k));
+            prefetch_to::<L2>(ahead.0.wrapping_add(k));
         }
         for v in (0..64).step_by(16 * I::LANES) {
             // SAFETY: the caller's contract; `to + k + v` is aligned to the vector (a line holds a whole number
