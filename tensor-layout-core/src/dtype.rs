@@ -233,7 +233,10 @@ impl ElementType {
     /// assert_eq!(ElementType::C64.byte_width(), 8);
     /// ```
     pub const fn byte_width(self) -> u32 {
-        self.bits().div_ceil(8)
+        // `div_ceil` by hand: every static layout type's size needs this in rustc's const evaluator, where a call
+        // costs about a dozen operations.
+        let bits = self.bits();
+        bits / 8 + (bits % 8 != 0) as u32
     }
 
     /// Whether this is an array element type (everything but `token` and `opaque`).

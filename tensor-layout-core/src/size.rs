@@ -2,9 +2,10 @@
 //! the element count.
 
 use crate::shape::ArrayShape;
-use crate::tile::TileDim;
+use crate::tile::{mul, TileDim};
 use crate::tiling::{arithmetic_size, model_size, to_usize, IndexError};
 
+/// `n` rounded up to a multiple of `m`, checked (by comparison, not `checked_add`: see [`mul`]).
 const fn round_up(n: u128, m: u128) -> Option<u128> {
     if m == 0 {
         return None;
@@ -12,8 +13,10 @@ const fn round_up(n: u128, m: u128) -> Option<u128> {
     let r = n % m;
     if r == 0 {
         Some(n)
+    } else if n > u128::MAX - (m - r) {
+        None
     } else {
-        n.checked_add(m - r)
+        Some(n + (m - r))
     }
 }
 
@@ -61,19 +64,46 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
     /// an element or padding.
     ///
     /// ```
-    /// use tensor_layout_core::ArrayShape;
+    /// use tensor_layout_core::{ArrayShape, IndexError};
     /// assert_eq!(ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap().storage_elements().unwrap(), 24);
     /// assert_eq!(ArrayShape::parse("f32[200001,128]{1,0:T(8)L(1024)}").unwrap().storage_elements().unwrap(), 25_601_024);
+    /// assert_eq!(ArrayShape::parse("f32[7]{0:L(4)}").unwrap().storage_elements().unwrap(), 8);
+    /// // A `?` has no storage size: the error names the first one in memory order (most major first), tiled or not.
+    /// let unbounded = Err(IndexError::UnboundedDimension { dimension: 1 });
+    /// assert_eq!(ArrayShape::parse("f32[?,?]{0,1}").unwrap().storage_elements(), unbounded);
+    /// assert_eq!(ArrayShape::parse("f32[?,?]{0,1:T(2)}").unwrap().storage_elements(), unbounded);
     /// ```
     pub const fn storage_elements(&self) -> Result<u128, IndexError> {
-        let shape = match self.physical_shape() {
-            Ok(s) => s,
-            Err(e) => return Err(e),
+        let n = if self.0.layout.tile_count == 0 {
+            // Untiled, the physical shape is the dimensions reordered: their product, in the same order (so the
+            // same error for a `?`), without the tiling walk, which would triple the cost of every untiled static
+            // layout type's size in rustc's const evaluator.
+            let rank = self.0.rank as usize;
+            let m2m = &self.0.layout.minor_to_major;
+            let mut n: u128 = 1;
+            let mut p = 0;
+            while p < rank {
+                let size = match arithmetic_size(self, m2m[rank - 1 - p] as usize) {
+                    Ok(v) => v as u128,
+                    Err(e) => return Err(e),
+                };
+                n = match mul(n, size) {
+                    Some(v) => v,
+                    None => return Err(IndexError::SizeOverflow),
+                };
+                p += 1;
+            }
+            n
+        } else {
+            match self.physical_shape() {
+                Ok(s) => match s.product() {
+                    Some(n) => n,
+                    None => return Err(IndexError::SizeOverflow),
+                },
+                Err(e) => return Err(e),
+            }
         };
-        let Some(n) = shape.product() else {
-            return Err(IndexError::SizeOverflow);
-        };
-        match round_up(n, self.layout().tail_padding_alignment() as u128) {
+        match round_up(n, self.0.layout.tail_padding_alignment as u128) {
             Some(v) => Ok(v),
             None => Err(IndexError::SizeOverflow),
         }
@@ -176,14 +206,14 @@ const fn bytes_for<const R: usize, const T: usize, const E: usize, const S: usiz
     n: u128,
     s: &ArrayShape<R, T, E, S>,
 ) -> Result<u128, IndexError> {
-    let e = s.layout().element_size_bits();
+    let e = s.0.layout.element_size_bits;
     if e > 0 {
-        match n.checked_mul(e as u128) {
-            Some(bits) => Ok(bits.div_ceil(8)),
+        match mul(n, e as u128) {
+            Some(bits) => Ok(bits / 8 + (bits % 8 != 0) as u128),
             None => Err(IndexError::SizeOverflow),
         }
     } else {
-        match n.checked_mul(s.element_type().byte_width() as u128) {
+        match mul(n, s.0.element_type.byte_width() as u128) {
             Some(v) => Ok(v),
             None => Err(IndexError::SizeOverflow),
         }

@@ -49,14 +49,16 @@ pub const MAX_PHYSICAL_RANK: usize = MAX_RANK + MAX_TILES * MAX_TILE_RANK;
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct TileLevel<const TILE_RANK: usize = MAX_TILE_RANK> {
-    /// Sizes; [`COMBINE`] for `*`; [`ABSENT`] past the last entry.
-    entries: [u64; TILE_RANK],
+    /// Sizes; [`COMBINE`] for `*`; [`ABSENT`] past the last entry. Read as stored by the tiling walk, which every
+    /// static layout type's storage size runs in rustc's const evaluator, where each accessor call costs about a
+    /// dozen operations.
+    pub(crate) entries: [u64; TILE_RANK],
 }
 
 /// The entry `*` in [`TileLevel::entries`]: above every `int64` size.
-const COMBINE: u64 = 1 << 63;
+pub(crate) const COMBINE: u64 = 1 << 63;
 /// No entry: the tile has fewer entries than its capacity.
-const ABSENT: u64 = u64::MAX;
+pub(crate) const ABSENT: u64 = u64::MAX;
 
 /// What makes a tile invalid (spec §3): no entry, a zero size, or `*` on the most minor entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -443,8 +445,7 @@ impl PhysicalShape {
         let mut n: u128 = 1;
         let mut i = 0;
         while i < self.len as usize {
-            // Checked by division rather than `checked_mul`: every static layout type runs this in rustc's const
-            // evaluator, where a call costs as much as a dozen operations.
+            // `mul` written out: see there (this runs once per dimension of every static layout type's storage).
             let d = self.dims[i] as u128;
             if d != 0 && n > u128::MAX / d {
                 return None;
@@ -453,6 +454,16 @@ impl PhysicalShape {
             i += 1;
         }
         Some(n)
+    }
+}
+
+/// `a * b`, checked by a division rather than `checked_mul`: the sizes of every static layout type are worked out
+/// in rustc's const evaluator, where `checked_mul` (four calls deep) costs as much as thirty operations.
+pub(crate) const fn mul(a: u128, b: u128) -> Option<u128> {
+    if b != 0 && a > u128::MAX / b {
+        None
+    } else {
+        Some(a * b)
     }
 }
 

@@ -3,9 +3,8 @@
 //! Every offset, size, plan and grid is computed from this walk; [`IndexError`] is the error of all of them.
 
 use crate::dim::Dim;
-use crate::list::prefix;
 use crate::shape::ArrayShape;
-use crate::tile::{PhysicalShape, TileDim, TileLevel, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
+use crate::tile::{PhysicalShape, TileLevel, ABSENT, COMBINE, MAX_PHYSICAL_RANK, MAX_TILE_RANK};
 
 mod error;
 
@@ -36,7 +35,7 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
     /// assert_eq!(s.physical_shape().unwrap().as_slice(), &[1, 8, 160, 128, 4, 128, 2, 1]);
     /// ```
     pub const fn physical_shape(&self) -> Result<PhysicalShape, IndexError> {
-        match shape_walk(self, self.layout().tiles().len()) {
+        match shape_walk(self, self.0.layout.tile_count as usize) {
             Ok(w) => Ok(w.shape),
             Err(e) => Err(e),
         }
@@ -174,8 +173,10 @@ const fn start_tracking<const R: usize, const T: usize, const E: usize, const S:
     index: &[usize],
     track: bool,
 ) -> Result<Walk, IndexError> {
-    let n = s.rank();
-    let m2m = s.layout().minor_to_major();
+    // Fields rather than `rank()` and `minor_to_major()` (a slice, whose length is a call): see `apply_tile`.
+    // A validated shape lists every dimension in `minor_to_major`.
+    let n = s.0.rank as usize;
+    let m2m = &s.0.layout.minor_to_major;
     let mut w = Walk {
         shape: PhysicalShape::EMPTY,
         index: [0; MAX_PHYSICAL_RANK],
@@ -210,7 +211,13 @@ pub(crate) const fn apply_tile<const E: usize>(
     tile: &TileLevel<E>,
     level: usize,
 ) -> Result<(), IndexError> {
-    let k = tile.len();
+    // The entries as stored, not through `len` and `entry`: every static layout type's storage size runs this walk
+    // in rustc's const evaluator, where each call costs about a dozen operations (two per entry through them).
+    let entries = &tile.entries;
+    let mut k = 0;
+    while k < E && entries[k] != ABSENT {
+        k += 1;
+    }
     let mut len = w.shape.len as usize;
     if k > len {
         let ext = k - len;
@@ -247,9 +254,8 @@ pub(crate) const fn apply_tile<const E: usize>(
     while i > 0 {
         i -= 1;
         let d = w.shape.dims[s + i];
-        let e = w.index[s + i];
-        match tile.entry(i) {
-            TileDim::Combine => {
+        match entries[i] {
+            COMBINE => {
                 // Merge this dimension into the (already merged) more-minor entry just kept.
                 if kept == 0 {
                     return Err(IndexError::CombineOnMostMinor);
@@ -259,7 +265,7 @@ pub(crate) const fn apply_tile<const E: usize>(
                     return Err(OVERFLOW);
                 };
                 if w.track {
-                    let Some(ni) = e.checked_mul(sizes[last]) else {
+                    let Some(ni) = w.index[s + i].checked_mul(sizes[last]) else {
                         return Err(OVERFLOW);
                     };
                     let Some(ni) = ni.checked_add(idx[last]) else {
@@ -271,16 +277,18 @@ pub(crate) const fn apply_tile<const E: usize>(
                 }
                 sizes[last] = ns;
             }
-            TileDim::Size(t) => {
+            t => {
                 if t == 0 {
                     return Err(IndexError::ZeroTile);
                 }
                 sizes[kept] = d;
-                idx[kept] = e;
                 tsz[kept] = t;
-                own[kept] = w.owners[s + i];
-                chains[kept] = w.chains[s + i];
-                entry[kept] = i;
+                if w.track {
+                    idx[kept] = w.index[s + i];
+                    own[kept] = w.owners[s + i];
+                    chains[kept] = w.chains[s + i];
+                    entry[kept] = i;
+                }
                 kept += 1;
             }
         }
@@ -294,7 +302,8 @@ pub(crate) const fn apply_tile<const E: usize>(
     while j < kept {
         let src = kept - 1 - j;
         let t = tsz[src];
-        w.shape.dims[s + j] = sizes[src].div_ceil(t);
+        // `div_ceil` by hand: a call costs a dozen operations in rustc's const evaluator.
+        w.shape.dims[s + j] = sizes[src] / t + (sizes[src] % t != 0) as u64;
         w.shape.dims[s + kept + j] = t;
         if w.track {
             w.index[s + j] = idx[src] / t;
@@ -339,10 +348,18 @@ const fn steps<const R: usize, const T: usize, const E: usize, const S: usize>(
         Ok(w) => w,
         Err(e) => return Err(e),
     };
-    let tiles = prefix(s.layout().tiles(), levels);
+    // The levels as stored, not through `tiles()` (a slice, whose length is a call): see `apply_tile`.
+    let l = &s.0.layout;
+    let mut count = l.tile_count as usize;
+    if levels < count {
+        count = levels;
+    }
+    if T < count {
+        count = T;
+    }
     let mut level = 0;
-    while level < tiles.len() {
-        if let Err(e) = apply_tile(&mut w, &tiles[level], level) {
+    while level < count {
+        if let Err(e) = apply_tile(&mut w, &l.tiles[level], level) {
             return Err(e);
         }
         level += 1;

@@ -235,9 +235,11 @@ const fn check_sparse<const R: usize, const T: usize, const E: usize, const S: u
 const fn check_tiles<const R: usize, const T: usize, const E: usize, const S: usize>(
     p: &ParsedArray<R, T, E, S>,
 ) -> Result<(), ValidationError> {
-    let tiles = p.layout.tiles();
+    // The levels as stored, not through `tiles()` (a slice, whose length is a call): every static layout type is
+    // validated in rustc's const evaluator, where a call costs about a dozen operations.
+    let (tiles, count) = (&p.layout.tiles, p.layout.tile_count as usize);
     let mut level = 0;
-    while level < tiles.len() {
+    while level < count && level < T {
         match tiles[level].defect() {
             Some(TileDefect::Empty) => return Err(ValidationError::EmptyTile { level }),
             Some(TileDefect::Zero { entry }) => return Err(ValidationError::ZeroTileDimension { level, entry }),
@@ -304,9 +306,10 @@ const fn check_splits<const R: usize, const T: usize, const E: usize, const S: u
 ) -> Result<(), ValidationError> {
     let l = &p.layout;
     let rank = p.rank as usize;
-    let splits = l.split_configs();
+    // As stored, not through `split_configs()`: see `check_tiles`.
+    let (splits, count) = (&l.splits, l.split_count as usize);
     let mut i = 0;
-    while i < splits.len() {
+    while i < count && i < S {
         let d = splits[i].dimension;
         if d < 0 || d >= rank as i64 {
             return Err(ValidationError::SplitDimensionOutOfBounds { dimension: d, rank });
@@ -352,23 +355,27 @@ const I64_MAX: u64 = i64::MAX as u64;
 pub(crate) const fn check_sizes<const R: usize, const T: usize, const E: usize, const S: usize>(
     p: &ParsedArray<R, T, E, S>,
 ) -> Result<(), ValidationError> {
-    let dims = p.dims();
+    // As stored, not through `dims()`: see `check_tiles`.
+    let (dims, rank) = (&p.dims, p.rank as usize);
     let mut product: u64 = 1;
     let mut i = 0;
-    while i < dims.len() {
+    while i < rank && i < R {
         if let Dim::Static(n) | Dim::Bounded(n) = dims[i] {
             if n > I64_MAX {
                 return Err(ValidationError::DimensionTooLarge { dimension: i, size: n });
             }
-            product = match product.checked_mul(n) {
-                Some(v) if v <= I64_MAX => v,
-                _ => return Err(ValidationError::DimensionsOverflow { dimension: i }),
-            };
+            // Bounded by division rather than `checked_mul`: every static layout type is validated in rustc's
+            // const evaluator, where `checked_mul` (four calls deep) costs as much as thirty operations.
+            if n != 0 && product > I64_MAX / n {
+                return Err(ValidationError::DimensionsOverflow { dimension: i });
+            }
+            product *= n;
         }
         i += 1;
     }
-    match product.checked_mul(p.element_type.byte_width() as u64) {
-        Some(v) if v <= I64_MAX => Ok(()),
-        _ => Err(ValidationError::SizeOverflow),
+    let width = p.element_type.byte_width() as u64;
+    if width != 0 && product > I64_MAX / width {
+        return Err(ValidationError::SizeOverflow);
     }
+    Ok(())
 }
