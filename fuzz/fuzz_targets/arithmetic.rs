@@ -16,7 +16,8 @@
 //!   order, all distinct;
 //! - the offset plan exists for layouts without `*` whose storage fits in 64 bits and agrees with `offset`;
 //!   `tile_number` succeeds at every tile level; `physical_shape_after(levels) == physical_shape`;
-//! - `xla_array_size == byte_size` for untiled layouts without `L`, and for a single tile without `*`.
+//! - `xla_array_size == byte_size` for untiled layouts without `L`, and for a single tile without `*`;
+//! - `storage_elements` is the physical shape's product rounded up to `L`, or the physical shape's error.
 #![no_main]
 
 use libfuzzer_sys::arbitrary::{Result, Unstructured};
@@ -225,14 +226,19 @@ fn check(text: &str, u: &mut Unstructured) {
     let layout = shape.layout();
     let tiles = layout.tiles();
     if let (Ok(b), Ok(x)) = (bytes, xla) {
-        let no_star = |t: &tensor_layout_core::Tile| !t.dims().contains(&TileDim::Combine);
+        let no_star = |t: &tensor_layout_core::TileLevel| !t.dims().contains(&TileDim::Combine);
         if (tiles.is_empty() && layout.tail_padding_alignment() == 1) || (tiles.len() == 1 && no_star(&tiles[0])) {
             assert_eq!(b, x, "byte_size and xla_array_size differ for {text:?}");
         }
     }
+    if let Err(e) = &physical {
+        assert_eq!(storage.as_ref().err(), Some(e), "storage of {text:?}");
+    }
     if let (Ok(p), Ok(s)) = (&physical, storage) {
         let prod = p.product().expect("storage_elements computed from this product");
-        assert!(s >= prod && s % layout.tail_padding_alignment() as u128 == 0, "storage {s} of {text:?}");
+        // The physical shape's product rounded up to `L`, exactly: untiled shapes take a path of their own.
+        let align = layout.tail_padding_alignment() as u128;
+        assert_eq!(s, prod.div_ceil(align) * align, "storage of {text:?}");
     }
 
     let sizes: Option<Vec<usize>> = (0..rank).map(|d| shape.dim_size(d).ok()).collect();
