@@ -236,7 +236,7 @@ fn check(text: &str, u: &mut Unstructured) {
     }
     if let (Ok(p), Ok(s)) = (&physical, storage) {
         let prod = p.product().expect("storage_elements computed from this product");
-        // The physical shape's product rounded up to `L`, exactly: untiled shapes take a path of their own.
+        // The physical shape's product rounded up to `L`, exactly.
         let align = layout.tail_padding_alignment() as u128;
         assert_eq!(s, prod.div_ceil(align) * align, "storage of {text:?}");
     }

@@ -74,34 +74,12 @@ impl<const R: usize, const T: usize, const E: usize, const S: usize> ArrayShape<
     /// assert_eq!(ArrayShape::parse("f32[?,?]{0,1:T(2)}").unwrap().storage_elements(), unbounded);
     /// ```
     pub const fn storage_elements(&self) -> Result<u128, IndexError> {
-        let n = if self.0.layout.tile_count == 0 {
-            // Untiled, the physical shape is the dimensions reordered: their product, in the same order (so the
-            // same error for a `?`), without the tiling walk, which would triple the cost of every untiled static
-            // layout type's size in rustc's const evaluator.
-            let rank = self.0.rank as usize;
-            let m2m = &self.0.layout.minor_to_major;
-            let mut n: u128 = 1;
-            let mut p = 0;
-            while p < rank {
-                let size = match arithmetic_size(self, m2m[rank - 1 - p] as usize) {
-                    Ok(v) => v as u128,
-                    Err(e) => return Err(e),
-                };
-                n = match mul(n, size) {
-                    Some(v) => v,
-                    None => return Err(IndexError::SizeOverflow),
-                };
-                p += 1;
-            }
-            n
-        } else {
-            match self.physical_shape() {
-                Ok(s) => match s.product() {
-                    Some(n) => n,
-                    None => return Err(IndexError::SizeOverflow),
-                },
-                Err(e) => return Err(e),
-            }
+        let n = match self.physical_shape() {
+            Ok(s) => match s.product() {
+                Some(n) => n,
+                None => return Err(IndexError::SizeOverflow),
+            },
+            Err(e) => return Err(e),
         };
         match round_up(n, self.0.layout.tail_padding_alignment as u128) {
             Some(v) => Ok(v),

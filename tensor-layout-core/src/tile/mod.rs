@@ -445,12 +445,10 @@ impl PhysicalShape {
         let mut n: u128 = 1;
         let mut i = 0;
         while i < self.len as usize {
-            // `mul` written out: see there (this runs once per dimension of every static layout type's storage).
-            let d = self.dims[i] as u128;
-            if d != 0 && n > u128::MAX / d {
-                return None;
-            }
-            n *= d;
+            n = match mul(n, self.dims[i] as u128) {
+                Some(v) => v,
+                None => return None,
+            };
             i += 1;
         }
         Some(n)
