@@ -107,3 +107,26 @@ fn offsets_agree() {
     assert!(failures.is_empty(), "{} of {total} disagree:\n{}", failures.len(), failures.join("\n"));
     println!("offsets: {total} of {total} layouts agree ({checked} offsets; {planned} layouts also by offset plan)");
 }
+
+/// Every valid shape of the vectors that a static layout type can carry goes through its parts (the lists
+/// `layout!` writes as const generic arguments) and comes back unchanged: what each static type's `SHAPE`
+/// rebuilds and validates in rustc's const evaluator.
+#[test]
+fn static_layout_parts_rebuild_every_shape() {
+    use tensor_layout_core::parts::Parts;
+    let (mut carried, mut arrays) = (0, 0);
+    for (name, text) in SHAPES {
+        for row in rows(text) {
+            let Some(canonical) = row[1].strip_prefix("OK ") else { continue };
+            // Tuples and token-like shapes have no single array.
+            let Ok(shape) = ArrayShape::parse(canonical) else { continue };
+            arrays += 1;
+            // Split configs and sparse attributes are not carried by static types (`Parts::of` says which).
+            let Ok(parts) = Parts::of(&shape) else { continue };
+            carried += 1;
+            assert_eq!(parts.shape(), Ok(shape), "{name}: `{canonical}`");
+        }
+    }
+    println!("{carried} of {arrays} valid array shapes carried by static layout types");
+    assert!(carried > arrays / 2, "only {carried} of {arrays} shapes carried");
+}

@@ -23,10 +23,10 @@ use core::fmt;
 
 use crate::dtype::ElementType;
 use crate::error::ValidationError;
-use crate::layout::{Padding, PaddingValue, XlaLayout};
+use crate::layout::{Padding, PaddingValue};
 use crate::list::prefix;
 use crate::shape::{ArrayShape, Dim, ParsedArray, MAX_RANK};
-use crate::tile::{TileDim, TileLevel, MAX_TILES, MAX_TILE_RANK};
+use crate::tile::{self, TileDim, MAX_TILES, MAX_TILE_RANK};
 
 /// Marks the end of a list of integers (the default of every unused const generic argument; a plain literal, so
 /// rustc leaves defaulted arguments out when it prints a type).
@@ -277,55 +277,73 @@ impl Parts {
     }
 
     /// The parsed array the parts describe, not yet validated.
+    // Written for rustc's const evaluator, which runs it for every static layout type: one pass over each list
+    // (no length found first), the layout filled in place (no default layout built and copied in), tile entries
+    // decoded straight into their level.
     const fn build(&self) -> Result<ParsedArray, PartsError> {
-        let rank = len_i64(&self.dims);
         let mut p = ParsedArray::EMPTY;
         p.element_type = self.element_type;
-        p.rank = rank as u8;
+        // The dynamic list is short (usually empty): marked first, checked against the rank after the sizes.
         let mut dynamic = [false; MAX_RANK];
-        let listed = len_dims(&self.dynamic);
-        let mut i = 0;
-        while i < listed {
-            let d = self.dynamic[i] as usize;
-            if d >= rank || dynamic[d] {
+        let mut listed = 0;
+        while listed < MAX_RANK && self.dynamic[listed] != NO_DIM {
+            let d = self.dynamic[listed] as usize;
+            if d >= MAX_RANK || dynamic[d] {
                 return Err(PartsError::Malformed { list: "dynamic dimensions" });
             }
             dynamic[d] = true;
-            i += 1;
+            listed += 1;
         }
-        let mut d = 0;
-        while d < rank {
-            let n = self.dims[d];
-            p.dims[d] = if n == UNBOUNDED && dynamic[d] {
+        let mut rank = 0;
+        while rank < MAX_RANK && self.dims[rank] != ABSENT {
+            let n = self.dims[rank];
+            p.dims[rank] = if n == UNBOUNDED && dynamic[rank] {
                 Dim::Unbounded
             } else if n < 0 {
                 return Err(PartsError::Malformed { list: "dimensions" });
-            } else if dynamic[d] {
+            } else if dynamic[rank] {
                 Dim::Bounded(n as u64)
             } else {
                 Dim::Static(n as u64)
             };
-            d += 1;
+            rank += 1;
         }
-        p.layout = XlaLayout::default_for_rank(rank);
-        let m2m = len_dims(&self.minor_to_major);
-        if m2m > 0 {
-            let mut i = 0;
-            while i < m2m {
-                p.layout.minor_to_major[i] = self.minor_to_major[i] as i64;
-                i += 1;
+        let mut i = 0;
+        while i < listed {
+            if self.dynamic[i] as usize >= rank {
+                return Err(PartsError::Malformed { list: "dynamic dimensions" });
             }
-            p.layout.m2m_len = m2m as u8;
+            i += 1;
         }
+        p.rank = rank as u8;
+        let mut m = 0;
+        while m < MAX_RANK && self.minor_to_major[m] != NO_DIM {
+            p.layout.minor_to_major[m] = self.minor_to_major[m] as i64;
+            m += 1;
+        }
+        if m == 0 {
+            while m < rank {
+                p.layout.minor_to_major[m] = (rank - 1 - m) as i64;
+                m += 1;
+            }
+        }
+        p.layout.m2m_len = m as u8;
         let mut t = 0;
         while t < MAX_TILES && self.tiles[t][0] != ABSENT {
-            // A non-negative `i64` always fits; another negative entry is malformed.
-            match TileLevel::from_list(&self.tiles[t], COMBINE, ABSENT) {
-                Some(tile) => p.layout.push_tile(tile),
-                None => return Err(PartsError::Malformed { list: "tiles" }),
-            };
+            let (list, level) = (&self.tiles[t], &mut p.layout.tiles[t].entries);
+            let mut e = 0;
+            while e < MAX_TILE_RANK && list[e] != ABSENT {
+                // A non-negative `i64` always fits; another negative entry is malformed.
+                level[e] = match list[e] {
+                    COMBINE => tile::COMBINE,
+                    v if v < 0 => return Err(PartsError::Malformed { list: "tiles" }),
+                    v => v as u64,
+                };
+                e += 1;
+            }
             t += 1;
         }
+        p.layout.tile_count = t as u8;
         while t < MAX_TILES {
             if self.tiles[t][0] != ABSENT {
                 return Err(PartsError::Malformed { list: "tiles" });
@@ -337,14 +355,13 @@ impl Parts {
         p.layout.memory_space = self.memory_space;
         if self.padded {
             let mut pad = Padding { len: 0, dims: [0; MAX_RANK], value: self.padding_value };
-            let n = len_i64(&self.padding_dims);
-            let mut i = 0;
-            while i < n {
-                if self.padding_dims[i] < 0 {
+            let mut n = 0;
+            while n < MAX_RANK && self.padding_dims[n] != ABSENT {
+                if self.padding_dims[n] < 0 {
                     return Err(PartsError::Malformed { list: "padded dimensions" });
                 }
-                pad.dims[i] = self.padding_dims[i] as u64;
-                i += 1;
+                pad.dims[n] = self.padding_dims[n] as u64;
+                n += 1;
             }
             pad.len = n as u8;
             p.layout.padding = Some(pad);
@@ -411,5 +428,62 @@ impl Parts {
     /// ```
     pub const fn padding_dims(&self) -> &[i64] {
         prefix(&self.padding_dims, len_i64(&self.padding_dims))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(text: &str) -> Parts {
+        Parts::of(&ArrayShape::parse(text).unwrap()).unwrap()
+    }
+
+    fn malformed(p: &Parts) -> &'static str {
+        match p.shape() {
+            Err(PartsError::Malformed { list }) => list,
+            other => panic!("expected malformed parts, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn dynamic_lists_mark_bounded_and_unbounded_dimensions() {
+        let mut p = parts("f32[2,8]");
+        p.dynamic[0] = 1;
+        assert_eq!(p.shape(), Ok(ArrayShape::parse("f32[2,<=8]").unwrap()));
+        p.dims[1] = UNBOUNDED;
+        assert_eq!(p.shape(), Ok(ArrayShape::parse("f32[2,?]").unwrap()));
+        let mut p = parts("f32[2,3]");
+        p.minor_to_major[..2].copy_from_slice(&[0, 1]);
+        assert_eq!(p.shape(), Ok(ArrayShape::parse("f32[2,3]{0,1}").unwrap()));
+    }
+
+    #[test]
+    fn malformed_lists_are_errors_not_panics() {
+        let base = parts("f32[2,3]{1,0:T(2,2)pad(4,4)}");
+        let mut p = base;
+        p.dims[0] = -5;
+        assert_eq!(malformed(&p), "dimensions");
+        let mut p = base;
+        p.dims[1] = UNBOUNDED; // `?` not listed as dynamic
+        assert_eq!(malformed(&p), "dimensions");
+        for listed in [&[2][..], &[0, 0], &[200], &[15]] {
+            let mut p = base;
+            p.dynamic[..listed.len()].copy_from_slice(listed);
+            assert_eq!(malformed(&p), "dynamic dimensions", "dynamic {listed:?}");
+        }
+        let mut p = base;
+        p.tiles[0][1] = -7;
+        assert_eq!(malformed(&p), "tiles");
+        let mut p = base;
+        p.tiles[2] = p.tiles[0]; // a level after an absent one
+        assert_eq!(malformed(&p), "tiles");
+        let mut p = base;
+        p.padding_dims[0] = -1;
+        assert_eq!(malformed(&p), "padded dimensions");
+        // Well formed, but not a valid shape: a validation error.
+        let mut p = base;
+        p.tiles[0][0] = 0;
+        assert!(matches!(p.shape(), Err(PartsError::Invalid(_))));
     }
 }

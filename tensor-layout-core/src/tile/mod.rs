@@ -115,26 +115,6 @@ impl<const E: usize> TileLevel<E> {
         Some(t)
     }
 
-    /// A tile from a list of `i64` entries, `combine` for `*`, ending at the first `absent` (a static layout
-    /// type's list); `None` for another negative entry or more entries than the capacity. One pass, no
-    /// [`TileDim`]s: every static layout type runs this in rustc's const evaluator.
-    pub(crate) const fn from_list<const N: usize>(list: &[i64; N], combine: i64, absent: i64) -> Option<TileLevel<E>> {
-        let mut t = TileLevel::EMPTY;
-        let mut i = 0;
-        while i < N && list[i] != absent {
-            if i == E {
-                return None;
-            }
-            t.entries[i] = match list[i] {
-                v if v == combine => COMBINE,
-                v if v < 0 => return None,
-                v => v as u64,
-            };
-            i += 1;
-        }
-        Some(t)
-    }
-
     /// Appends an entry; `false` past the capacity or for a size above `i64::MAX`.
     pub(crate) const fn push(&mut self, d: TileDim) -> bool {
         let n = self.len();
@@ -440,20 +420,36 @@ impl PhysicalShape {
     /// use tensor_layout_core::ArrayShape;
     /// let s = ArrayShape::parse("f32[3,5]{1,0:T(2,2)}").unwrap();
     /// assert_eq!(s.physical_shape().unwrap().product(), Some(24));
+    /// // Physical shape [1, 1, 1, 2^62, 2^62, 8]: 2^127 slots fit a `u128`, 2^128 do not.
+    /// let s = ArrayShape::parse("u8[1]{0:T(4611686018427387904,4611686018427387904,8)}").unwrap();
+    /// assert_eq!(s.physical_shape().unwrap().product(), Some(1 << 127));
+    /// let s = ArrayShape::parse("u8[1]{0:T(4611686018427387904,4611686018427387904,16)}").unwrap();
+    /// assert_eq!(s.physical_shape().unwrap().product(), None);
     /// ```
     pub const fn product(&self) -> Option<u128> {
         let mut n: u128 = 1;
         let mut i = 0;
         while i < self.len as usize {
-            n = match mul(n, self.dims[i] as u128) {
-                Some(v) => v,
-                None => return None,
+            let d = self.dims[i] as u128;
+            // Sizes are `u64`s: up to `FITS_ANY_U64` the product cannot overflow, and needs no call to `mul` (every
+            // static layout type's storage size runs this in rustc's const evaluator, where a call costs about a
+            // dozen operations).
+            n = if n <= FITS_ANY_U64 {
+                n * d
+            } else {
+                match mul(n, d) {
+                    Some(v) => v,
+                    None => return None,
+                }
             };
             i += 1;
         }
         Some(n)
     }
 }
+
+/// `2^64`: its product with any `u64` fits a `u128` (at most `2^128 - 2^64`).
+const FITS_ANY_U64: u128 = 1 << 64;
 
 /// `a * b`, checked by a division rather than `checked_mul`: the sizes of every static layout type are worked out
 /// in rustc's const evaluator, where `checked_mul` (four calls deep) costs as much as thirty operations.
