@@ -112,15 +112,27 @@ fn execute_in<E: Scalar, const M: usize, const P: usize>(axes: &Axes, region: &R
 /// judged on the box of every digit of `region` (each digit whole, the top one as far as the region goes), for
 /// elements of `size` bytes. A `const fn`: two static layouts' grain is a constant ([`super::Grain::WHOLE`]).
 pub(super) const fn grain(axes: &Axes, region: &Region, size: usize) -> usize {
-    if axes.digits() <= FEW_MODES {
-        grain_in::<FEW_MODES>(axes, region, size)
+    let (src, dst) = runs(axes, region, size);
+    if src > dst {
+        src
     } else {
-        grain_in::<MAX_MODES>(axes, region, size)
+        dst
     }
 }
 
-/// [`grain`] with room for `M` modes (at least the digits of `axes`).
-const fn grain_in<const M: usize>(axes: &Axes, region: &Region, size: usize) -> usize {
+/// How many contiguous bytes the innermost loops of the direct nest move per step on each side, as
+/// `(source, destination)`, judged as [`grain`] is: the side that moves less shows a cut that shortens a
+/// transpose's runs (see `band::bands`).
+pub(super) const fn runs(axes: &Axes, region: &Region, size: usize) -> (usize, usize) {
+    if axes.digits() <= FEW_MODES {
+        runs_in::<FEW_MODES>(axes, region, size)
+    } else {
+        runs_in::<MAX_MODES>(axes, region, size)
+    }
+}
+
+/// [`runs`] with room for `M` modes (at least the digits of `axes`).
+const fn runs_in<const M: usize>(axes: &Axes, region: &Region, size: usize) -> (usize, usize) {
     let mut modes = [NO_MODE; M];
     let mut len = 0;
     let mut d = 0;
@@ -137,10 +149,11 @@ const fn grain_in<const M: usize>(axes: &Axes, region: &Region, size: usize) -> 
         d += 1;
     }
     match plan_box::<M>(&mut modes, len, size).0 {
-        Kernel::Rows { len } => len * size,
+        Kernel::Rows { len } => (len * size, len * size),
+        // Along `j` the source is contiguous, along `i` the destination.
         Kernel::Transpose(t) => {
             let (ni, nj) = t.extents();
-            t.unit * if ni > nj { ni } else { nj } * size
+            (t.unit * nj * size, t.unit * ni * size)
         }
     }
 }
