@@ -15,11 +15,15 @@
 //! fewer, `-- --quick` for 1/16 of the sizes, `-- NAME` to run the pairs whose name contains `NAME`, `-- 'A|B'`
 //! those containing either).
 use std::hint::black_box;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use half::bf16;
 use tensor_layout::view::{Geometry, SameWidth, Scalar, View, ViewLayout, ViewMut};
 use tensor_layout::{layout, relayout, relayout_parallel, ArrayShape, DynLayout};
+
+#[path = "measure/mod.rs"]
+mod measure;
+use measure::{fill, median, timed, verify};
 
 /// Timings of one pair, best of the repetitions, and the runtime path's speed relative to the static path's.
 struct Row {
@@ -58,33 +62,6 @@ fn options() -> Options {
         }
     }
     o
-}
-
-fn timed(f: impl FnOnce()) -> Duration {
-    let start = Instant::now();
-    f();
-    start.elapsed()
-}
-
-/// The median of `v`'s values (the upper one of an even count).
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
-/// A source image: every slot a distinct-looking value.
-fn fill<E: Scalar>(n: usize) -> Vec<E> {
-    (0..n).map(|i| E::from_scalar_bits((i as u128).wrapping_mul(2_654_435_761) >> 7)).collect()
-}
-
-/// Checks a sample of indices against offsets from scratch.
-fn verify<E: Scalar>(a: &ArrayShape, b: &ArrayShape, src: &[E], dst: &[E], name: &str) {
-    let dims: Vec<usize> = (0..a.rank()).map(|d| a.dim_size(d).unwrap()).collect();
-    for k in 0..20_000usize {
-        let i: Vec<usize> = dims.iter().enumerate().map(|(d, &n)| (k * (7919 + 104_729 * d) + k / 3) % n).collect();
-        let (x, y) = (src[a.offset(&i).unwrap()], dst[b.offset(&i).unwrap()]);
-        assert_eq!(x.to_scalar_bits(), y.to_scalar_bits(), "{name}: index {i:?}");
-    }
 }
 
 /// Measures one pair: static layouts `A -> B`, the same as runtime `Geometry`, in parallel, and `memcpy`.
