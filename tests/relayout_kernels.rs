@@ -84,6 +84,13 @@ fn transposes_of_every_unit_width() {
     both("bf16[70,150]", "bf16[70,150]{0,1}"); // 32-column blocks, then 8-column ones, an edge of 6
     both("f32[37,90]", "f32[37,90]{0,1}");
     both("u8[600,150]", "u8[600,150]{0,1}"); // several tiles along the source
+
+    // Short odd source rows: the last columns in a second call of the kernels, over the last 16-32.
+    both("pred[2000,399]", "pred[2000,399]{0,1}");
+    both("u8[3000,83]", "u8[3000,83]{0,1}");
+    both("bf16[1000,201]", "bf16[1000,201]{0,1}");
+    both("f32[700,45]", "f32[700,45]{0,1}");
+    both("f64[300,37]", "f64[300,37]{0,1}");
 }
 
 #[test]
