@@ -83,6 +83,8 @@ pub(super) struct Block {
     pub(super) short: usize,
     /// Bytes of a way of the second-level cache ([`Caches::l2_way`](super::cache::Caches::l2_way)).
     pub(super) way: usize,
+    /// Its ways, and bytes of a way of the first-level cache ([`Caches::l1_way`](super::cache::Caches::l1_way)).
+    pub(super) l1: (usize, usize),
     /// Where the next repetition's source starts, when the kernels run the repetitions one by one, for the kernel
     /// that ends this one (null otherwise): the first level's tiles prefetch the next repetition's first tile
     /// while they transpose their last, the second level's its rows (where they follow one another) while their

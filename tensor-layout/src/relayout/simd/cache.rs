@@ -171,6 +171,12 @@ impl Caches {
         self.l2 / self.l2_ways
     }
 
+    /// Bytes of a way of the first-level cache (4 KiB on the x86-64 cores of the last ten years): source rows this
+    /// far apart share its sets (see `l1tiles`).
+    pub(crate) const fn l1_way(&self) -> usize {
+        self.l1 / self.l1_ways
+    }
+
     /// Destinations of at least this many bytes are written with streaming stores: a quarter of the last level,
     /// between 4 MiB and [`STREAM_MAX`] (1 KiB under Miri, whose tests are small: tests/miri.rs).
     pub(crate) const fn stream_from(&self) -> usize {
@@ -290,7 +296,7 @@ mod tests {
         ];
         let c = from_descriptors(zen4);
         assert_eq!(c, Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 });
-        assert_eq!(c.l2_way(), 128 << 10);
+        assert_eq!((c.l2_way(), c.l1_way()), (128 << 10, 4 << 10));
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 2 << 10, 8 << 20));
         // Half a line of each scratch row at least: 32 byte rows, 16 bf16 rows, the 8 ways for wider units.
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [32, 16, 8, 8, 8]);
@@ -299,7 +305,7 @@ mod tests {
         let xeon = [(0x121, 0x02c0_003f, 0x3f), (0x143, 0x03c0_003f, 0x7ff), (0x163, 0x04c0_003f, 0x3_3fff)];
         let c = from_descriptors(xeon);
         assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 });
-        assert_eq!(c.l2_way(), 128 << 10);
+        assert_eq!((c.l2_way(), c.l1_way()), (128 << 10, 4 << 10));
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 3 << 10, STREAM_MAX));
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [64; 5]);
         assert!(!c.bands_ahead());

@@ -23,6 +23,8 @@
 //! level, a share at each step of `L` rows.
 #![allow(unsafe_code)]
 
+use core::mem::MaybeUninit;
+
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, prefetch_l2, unit};
 use super::out::put;
@@ -45,8 +47,11 @@ pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: us
     // Source rows a multiple of a way of the L2 apart share its sets, where the next tile's prefetched lines evict
     // one another: f32 `[256,256,256]` to `{0,2,1}` (rows 256 KiB apart, 128 KiB ways) ran at 0.61-0.68 of
     // `memcpy` so, 0.70-0.74 through the second-level tile and 0.74-0.78 in bands of lines; rows 64 KiB apart
-    // (`u8[1024,65536]` transposed) at 0.54-0.59 so, 0.44-0.47 otherwise.
-    let far = b.g.si0 != 0 && b.g.si0.unsigned_abs().is_multiple_of(b.way);
+    // (`u8[1024,65536]` transposed) at 0.54-0.59 so, 0.44-0.47 otherwise. Units of 1 and 2 bytes take these tiles
+    // all the same, their rows staged (see `tiles`): through the second-level tile full reversals of 3-D bytes and
+    // bf16 ran no faster than through these tiles unstaged (u8 `[256,1024,256]` to `{0,1,2}` 0.30-0.33 of
+    // `memcpy`), slower than staged (0.42).
+    let far = W >= 4 && b.g.si0 != 0 && b.g.si0.unsigned_abs().is_multiple_of(b.way);
     if W == 8 || W > SIDE || !b.stream || far || !b.g.rows_on_lines(fj) || fj < SIDE / W || b.scratch < SIDE * SIDE {
         return None;
     }
@@ -95,6 +100,24 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     };
     // The starts of the source rows of the tiles along, filled once for each of them.
     let mut rows = [b.ps; SIDE];
+    // Rows a multiple of a way of the first-level cache apart share its sets. Where a register block has more of
+    // them than the set has ways (the 16 rows of bytes, with 8 or 12 ways), its loads of half a line of each row
+    // evict the lines whose other half the next block reads; where the rows also lie a multiple of a way of the
+    // second level apart, the next tile's lines prefetched there evict one another too (bf16's 8 rows as well).
+    // There the rows of each register block of a whole tile are first copied, each row's two lines whole, into a
+    // stage of `L` rows of `SIDE` bytes in the first level, which the block then reads (aligned: no SSE2 columns
+    // first). Old and new alternating on an AMD EPYC Zen 4 (32 KiB, 8 ways; 1 MiB, 8 ways), three to five rounds:
+    // u8 full reversals `[128,4096,128]` to `{0,1,2}` (rows 512 KiB apart) 0.27-0.31 of `memcpy` -> 0.40-0.43,
+    // `[512,256,512]` 0.32-0.38 -> 0.35-0.45, `[256,1024,256]` 0.31-0.37 -> 0.38-0.42, u8 `[8192,8192]` transposed
+    // (rows 8 KiB apart) 0.45-0.50 -> 0.49-0.53, bf16 `[512,128,512]` to `{0,1,2}` 0.38-0.48 -> 0.41-0.52; `{0,2,1}`
+    // of the same arrays unchanged within the noise. bf16 rows only a way of the first level apart ran slower
+    // staged (`[4096,8192]` into `{0,1:T(8,128)(2,1)}` 0.86 -> 0.63-0.67), and so did bf16 rows not sharing sets
+    // (`[4000,8000]` transposed 0.58-0.64 -> 0.56-0.58); bytes not sharing them no faster.
+    let apart = |way: usize| b.g.si0 != 0 && b.g.si0.unsigned_abs().is_multiple_of(way);
+    let staging = apart(b.l1.1) && (L > b.l1.0 || (L > 1 && apart(b.way)));
+    // Never moved: each stage row is written before the block reads it.
+    let mut stage = MaybeUninit::<Stage>::uninit();
+    let stage = stage.as_mut_ptr() as *mut u8;
     for k in 0..down * across {
         let (it, jt, te, je) = tile(k);
         if jt == 0 {
@@ -104,7 +127,10 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             }
         }
         let from: [*const u8; SIDE] = core::array::from_fn(|r| rows[r].wrapping_add(jt * W));
-        let head = aligning::<W, L>(b, from[0], ej * W, je - jt);
+        let staged = staging && (je - jt) * W == SIDE;
+        #[cfg(all(test, feature = "std"))]
+        STAGED.with(|t| t.set(t.get() + staged as usize));
+        let head = if staged { 0 } else { aligning::<W, L>(b, from[0], ej * W, je - jt) };
         // The next tile's source, or after the last the next repetition's first tile.
         let mut ahead = match (k + 1 < down * across, b.then.is_null()) {
             (true, _) => Ahead::of::<W>(b, tile(k + 1), (te - it) / L),
@@ -117,7 +143,24 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         };
         let to_at = |j: usize, i: usize| b.tile.wrapping_add((j - jt) * run + (i - it) * W);
         for ib in (it..te).step_by(L) {
-            let from = &from[ib - it..];
+            let mut at = [stage as *const u8; STAGE_ROWS];
+            let from = if staged {
+                for (r, to) in at.iter_mut().enumerate().take(L) {
+                    *to = stage.wrapping_add(r * SIDE);
+                    // SAFETY: source row `ib + r < te` (`te - it` is a multiple of `L`) at units `jt .. je`, `SIDE`
+                    // bytes (the caller's contract); stage row `r < L <= STAGE_ROWS`, `SIDE` bytes.
+                    unsafe {
+                        core::ptr::copy_nonoverlapping(
+                            from[ib - it + r] as *const [u8; SIDE],
+                            *to as *mut [u8; SIDE],
+                            1,
+                        )
+                    };
+                }
+                &at[..L]
+            } else {
+                &from[ib - it..]
+            };
             if L == 1 {
                 // Units of 16 bytes and more, copied whole.
                 for jb in jt..je {
@@ -171,10 +214,19 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     }
 }
 
+/// Rows of the stage: the most rows of a register block (`L`, 16 for bytes).
+const STAGE_ROWS: usize = 16;
+
+/// The stage of [`tiles`]: the rows of one register block, `SIDE` bytes of each, aligned to lines.
+#[repr(C, align(64))]
+struct Stage([[u8; SIDE]; STAGE_ROWS]);
+
 #[cfg(all(test, feature = "std"))]
 std::thread_local!(
     /// Calls of [`tiles`] on this thread (tests that reach it).
-    pub(super) static TAKEN: core::cell::Cell<usize> = const { core::cell::Cell::new(0) }
+    pub(super) static TAKEN: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    /// Tiles of [`tiles`] on this thread whose blocks read the stage.
+    pub(super) static STAGED: core::cell::Cell<usize> = const { core::cell::Cell::new(0) }
 );
 
 /// The source lines of the next tile, prefetched into the second level row by row, a share at each step.

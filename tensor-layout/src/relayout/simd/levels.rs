@@ -16,7 +16,7 @@ use super::super::io::{Io, Region};
 use super::super::{execute, kernels};
 use super::cache::{Caches, OVERRIDE};
 use super::isa::{Level, CAP};
-use super::l1tiles::TAKEN;
+use super::l1tiles::{STAGED, TAKEN};
 use super::tiles::THEN;
 use crate::axes::{Axes, Side};
 use crate::view::Scalar;
@@ -216,24 +216,70 @@ fn batches_prefetch_the_next_repetition() {
     }
 }
 
-/// Source rows a multiple of a way of the second-level cache apart (4 KiB with a 64 KiB 16-way L2) go through
-/// the second-level tile, the others (64 bytes more apart) through the first level's.
+/// f32 source rows a multiple of a way of the second-level cache apart (4 KiB with a 64 KiB 16-way L2) go through
+/// the second-level tile, the others (64 bytes more apart) through the first level's; bytes through the first
+/// level's either way (staged, see the next test).
 #[test]
 fn rows_a_way_apart_keep_the_second_level_tile() {
     let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20 };
     assert_eq!(tiny.l2_way(), 4 << 10);
     scoped(&OVERRIDE, Some(tiny), || {
-        for (a, b, taken) in [("u8[256,4096]", "u8[256,4096]{0,1}", false), ("u8[256,4160]", "u8[256,4160]{0,1}", true)]
-        {
+        for (a, b, taken) in [
+            ("f32[256,1024]", "f32[256,1024]{0,1}", false),
+            ("f32[256,1040]", "f32[256,1040]{0,1}", true),
+            ("u8[256,4096]", "u8[256,4096]{0,1}", true),
+        ] {
             let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
             let before = TAKEN.with(|t| t.get());
-            let wrong = run::<u8>(a, b, &pairs, Level::get(), true, 0);
+            let wrong = match a.starts_with("u8") {
+                true => run::<u8>(a, b, &pairs, Level::get(), true, 0),
+                false => run::<u32>(a, b, &pairs, Level::get(), true, 0),
+            };
             assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
             if Level::get() >= Level::Avx2 {
                 assert_eq!(TAKEN.with(|t| t.get()) > before, taken, "{a}");
             }
         }
     });
+}
+
+/// Streaming transposes of bytes whose source rows lie a multiple of the first level's way apart (4 KiB with a 32
+/// KiB 8-way L1; 8 KiB; 4 KiB in a 3-D full reversal), and of bf16 whose rows also lie a multiple of the second
+/// level's way apart (4 KiB with a 64 KiB 16-way L2), copy each register block's rows into the stage first, whole
+/// tiles, at every 16-byte skew (the columns before the source's first line a tile read in place) and in both
+/// directions; rows 64 bytes more apart, bf16 rows a way of the first level apart only (8 rows a block, as many as
+/// its ways) and f32's blocks of 4 rows are read in place.
+#[test]
+fn rows_a_first_level_way_apart_go_through_the_stage() {
+    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 };
+    let tiny = Caches { l2: 64 << 10, l2_ways: 16, ..zen4 };
+    assert_eq!((zen4.l1_way(), tiny.l2_way()), (4 << 10, 4 << 10));
+    for (caches, a, b, w, staged) in [
+        (zen4, "u8[256,4096]", "u8[256,4096]{0,1}", 1, true),
+        (zen4, "u8[192,8192]", "u8[192,8192]{0,1}", 1, true),
+        (zen4, "u8[128,16,256]{2,1,0}", "u8[128,16,256]{0,1,2}", 1, true),
+        (tiny, "bf16[192,2048]", "bf16[192,2048]{0,1}", 2, true),
+        (zen4, "bf16[192,2048]", "bf16[192,2048]{0,1}", 2, false),
+        (zen4, "u8[256,4160]", "u8[256,4160]{0,1}", 1, false),
+        (zen4, "f32[192,1024]", "f32[192,1024]{0,1}", 4, false),
+    ] {
+        scoped(&OVERRIDE, Some(caches), || {
+            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+            for skew in (0..4).map(|k| k * 16 / w) {
+                let before = STAGED.with(|t| t.get());
+                let wrong = match w {
+                    1 => run::<u8>(a, b, &pairs, Level::get(), true, skew),
+                    2 => run::<u16>(a, b, &pairs, Level::get(), true, skew),
+                    _ => run::<u32>(a, b, &pairs, Level::get(), true, skew),
+                };
+                assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
+                if Level::get() >= Level::Avx2 {
+                    assert_eq!(STAGED.with(|t| t.get()) > before, staged, "{a}, skew {skew}");
+                }
+            }
+            both_at(b, a, &[(true, 0), (true, 1)]);
+        });
+    }
 }
 
 /// The tiles sized for an Intel Xeon's caches (48 KiB 12-way L1, 2 MiB L2, 260 MiB L3), whose bands fill whole

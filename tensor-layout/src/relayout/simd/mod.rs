@@ -46,7 +46,10 @@
 //!   by 128 bytes, from the first
 //!   source row whose runs start on a line ([`l1tiles`]: the stores to a second-level tile held up the loads;
 //!   `u8[8192,8192]` transposed at 0.55 of `memcpy` so, 0.82 through the first level, f32 `[4096,4096]` in
-//!   bands of lines 0.83, 1.18 so, on an AMD EPYC Zen 4);
+//!   bands of lines 0.83, 1.18 so, on an AMD EPYC Zen 4); where the source rows of a register block share a set
+//!   of the first level, more of them than its ways (bytes' 16 rows a multiple of 4 KiB apart), or also a set of
+//!   the second level (bf16 too: 3-D full reversals of round sizes), each block's rows are first copied whole
+//!   into a stage there (u8 full reversals from 0.27-0.38 of `memcpy` to 0.35-0.45);
 //! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
 //!   stages per lane interleave `k` rows into `k` vectors of pieces, whose lanes `log2(k)` more stages put in
 //!   order; when the destination columns are adjacent they are gathered into runs as long as the destination
@@ -227,6 +230,7 @@ pub(super) fn transpose<E: Scalar>(
         ahead: caches.bands_ahead(),
         short: caches.short_block(),
         way: caches.l2_way(),
+        l1: (caches.l1_ways, caches.l1_way()),
         then: core::ptr::null(),
     };
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
