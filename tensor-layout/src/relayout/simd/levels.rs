@@ -163,6 +163,15 @@ fn line_transposes_at_every_alignment() {
     }
 }
 
+/// Streaming transposes of 8-byte units whose source rows come in groups of 8 (the rows of transposed `(8,128)`
+/// tiles) go through the scratch tile rather than the bands of lines, at every 16-byte skew, both ways.
+#[test]
+fn transposes_of_tile_rows_at_every_alignment() {
+    let runs: Vec<(bool, usize)> = (0..4).map(|k| (true, k * 2)).chain([(true, 1), (false, 0)]).collect();
+    both_at("f64[256,256]{1,0:T(8,128)}", "f64[256,256]{0,1}", &runs);
+    both_at("f64[200,300]{1,0:T(8,128)}", "f64[200,300]{0,1}", &runs);
+}
+
 /// Streaming transposes of bytes, bf16, f32 and 16-byte units (copied whole) whose destination rows lie a multiple
 /// of 64 bytes apart go through the first level's tile (`l1tiles`): several tiles each way with partial last ones,
 /// batches, both sides 16 to 48 bytes past a line (the rows before the destination's first line through the

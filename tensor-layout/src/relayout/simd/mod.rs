@@ -37,7 +37,8 @@
 //!   `3000 x 5000` transposes ran at 0.38 of `memcpy`; carried, 0.81 on an AMD EPYC Zen 4). Units that are
 //!   2x2 or 4x4 blocks transposed inside get one shuffle each as they are loaded. Large streaming transposes of
 //!   4- and 8-byte units whose destination rows lie a multiple of 64 bytes apart go band by band instead
-//!   ([`lines`]): the source rows whose transpose is a line of each destination row, two register blocks
+//!   ([`lines`], unless the source rows come in groups no taller than a band, as in transposed tiles): the source
+//!   rows whose transpose is a line of each destination row, two register blocks
 //!   streamed straight out where the rows lie evenly apart (f32 `[64,64,4096]{1,2,0}` to `{2,1,0}` from 0.56 of
 //!   `memcpy` to 1.00 on an AMD EPYC Zen 4), else completed in the first-level cache and streamed out whole (f32
 //!   transposes of 64 MiB from 0.57 to 0.64, f64 0.65 to 0.76);
