@@ -172,6 +172,16 @@ fn transposes_of_tile_rows_at_every_alignment() {
     both_at("f64[200,300]{1,0:T(8,128)}", "f64[200,300]{0,1}", &runs);
 }
 
+/// 3-D reversals into transposed tiles, whose tiles of the second level span several groups of source rows that
+/// follow one another (the first group's bands prefetch every group's runs): whole and partial groups, streaming or
+/// not, at skews 0, 1 and 3, both ways.
+#[test]
+fn reversals_into_transposed_tiles() {
+    both("f64[256,32,16]{2,1,0}", "f64[256,32,16]{0,1,2:T(8,128)}");
+    both("f64[200,30,12]{2,1,0}", "f64[200,30,12]{0,1,2:T(8,128)}");
+    both("f32[130,24,40]{2,1,0}", "f32[130,24,40]{0,1,2:T(8,128)}");
+}
+
 /// Streaming transposes of bytes, bf16, f32 and 16-byte units (copied whole) whose destination rows lie a multiple
 /// of 64 bytes apart go through the first level's tile (`l1tiles`): several tiles each way with partial last ones,
 /// batches, both sides 16 to 48 bytes past a line (the rows before the destination's first line through the
