@@ -107,12 +107,12 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         let mut rows = first;
         // Rows of the tile in groups whose rows follow one another (the same row of consecutive groups `run` bytes
         // apart: a 3-D reversal into transposed tiles, `[4096,128,16]{2,1,0}` to `{0,1,2:T(8,128)}`), several groups
-        // down the tile: the bands of the first group prefetch each row's span over `groups` groups, which memory
-        // then reads once and in order, and the bands of the groups after it prefetch nothing; at most the scratch
-        // tile's bytes. Band by band, each visit of a span prefetched one run of it: f64 `[4096,128,16]` ran at
-        // 0.41 of `memcpy` so, 0.50-0.51 prefetching spans, `[1024,512,16]` 0.36-0.39 against 0.53-0.57 (AMD EPYC
-        // Zen 4, alternating).
-        let groups = match b.g.si1 == run as isize && it.is_multiple_of(b.g.ni0) {
+        // of more than a band down the tile: the bands of the first group prefetch each row's span over `groups`
+        // groups (at most the scratch tile's bytes), which memory then reads once and in order, and the bands of the
+        // groups after it prefetch nothing. Band by band, each visit of a span prefetched one run of it: f64
+        // `[4096,128,16]` ran at 0.32-0.41 of `memcpy` so, 0.51-0.59 prefetching spans, `[1024,512,16]` 0.33-0.41
+        // against 0.49-0.57 (AMD EPYC Zen 4, alternating).
+        let groups = match b.g.si1 == run as isize && b.g.ni0 > eb && it.is_multiple_of(b.g.ni0) {
             true => ((te - it) / b.g.ni0).min(b.scratch / (b.g.ni0 * run).max(1)),
             false => 0,
         };
