@@ -28,7 +28,7 @@ use core::mem::MaybeUninit;
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, prefetch_l2, unit};
 use super::out::put;
-use super::tiles::aligning;
+use super::tiles::{aligning, Down};
 use super::{Block, Walk};
 
 /// Source rows of a tile, and bytes of each: two lines (64 under Miri, whose scratch is 8 KiB). The tiles of
@@ -89,8 +89,9 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let c0 = if c0.is_multiple_of(L) { c0 } else { 0 };
     let (down, across) = ((hi - lo).div_ceil(ti), (c0 > 0) as usize + (fj - c0).div_ceil(tj));
     // Tile `k`: its source rows `it .. te` and units `jt .. je`.
+    let order = Down::new(&b.g, lo, hi, ti, fj * W, true);
     let tile = |k: usize| {
-        let (it, kj) = (lo + k / across * ti, k % across);
+        let (it, kj) = (order.start(k / across), k % across);
         let (jt, je) = match (c0 > 0, kj) {
             (true, 0) => (0, c0),
             (true, _) => (c0 + (kj - 1) * tj, c0 + kj * tj),

@@ -172,6 +172,17 @@ fn transposes_of_tile_rows_at_every_alignment() {
     both_at("f64[200,300]{1,0:T(8,128)}", "f64[200,300]{0,1}", &runs);
 }
 
+/// 3-D reversals whose tiles go group by group (the same rows of every group of source rows, the middle dimension's
+/// indices, before the next rows; `tiles::Down`): through the first level's tile (bytes, f32) and the second's
+/// (f64, and bytes not streamed), whole groups and, with a partial tile, not, at every 16-byte skew, both ways.
+#[test]
+fn reversals_tile_by_tile_of_every_group() {
+    for (a, w) in [("u8[256,8,128]", 1), ("f32[256,6,32]", 4), ("f64[4096,6,16]", 8), ("f64[200,5,16]", 8)] {
+        let runs: Vec<(bool, usize)> = (0..4).map(|k| (true, k * 16 / w)).chain([(true, 1), (false, 0)]).collect();
+        both_at(&format!("{a}{{2,1,0}}"), &format!("{a}{{0,1,2}}"), &runs);
+    }
+}
+
 /// 3-D reversals into transposed tiles, whose tiles of the second level span several groups of source rows that
 /// follow one another (the first group's bands prefetch every group's runs): whole and partial groups, streaming or
 /// not, at skews 0, 1 and 3, both ways.
