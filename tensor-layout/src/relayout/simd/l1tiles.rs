@@ -89,7 +89,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let c0 = if c0.is_multiple_of(L) { c0 } else { 0 };
     let (down, across) = ((hi - lo).div_ceil(ti), (c0 > 0) as usize + (fj - c0).div_ceil(tj));
     // Tile `k`: its source rows `it .. te` and units `jt .. je`.
-    let order = Down::new(&b.g, lo, hi, ti, fj * W, true);
+    let order = Down::new(&b.g, lo, hi, ti, fj * W);
     let tile = |k: usize| {
         let (it, kj) = (order.start(k / across), k % across);
         let (jt, je) = match (c0 > 0, kj) {

@@ -172,9 +172,10 @@ fn transposes_of_tile_rows_at_every_alignment() {
     both_at("f64[200,300]{1,0:T(8,128)}", "f64[200,300]{0,1}", &runs);
 }
 
-/// 3-D reversals whose tiles go group by group (the same rows of every group of source rows, the middle dimension's
-/// indices, before the next rows; `tiles::Down`): through the first level's tile (bytes, f32) and the second's
-/// (f64, and bytes not streamed), whole groups and, with a partial tile, not, at every 16-byte skew, both ways.
+/// 3-D reversals whose first-level tiles go group by group (the same rows of every group of source rows, the
+/// middle dimension's indices, before the next rows; `tiles::Down`): bytes and f32 (a group two tiles, or one), and
+/// through the second level's tiles in order f64, whole groups and, with a partial tile, not, at every 16-byte
+/// skew, both ways.
 #[test]
 fn reversals_tile_by_tile_of_every_group() {
     for (a, w) in [("u8[256,8,128]", 1), ("f32[256,6,32]", 4), ("f64[4096,6,16]", 8), ("f64[200,5,16]", 8)] {

@@ -67,12 +67,6 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let carry = if b.stream && !lined && several { (b.scratch / 8 / 64).max(64) } else { 0 };
     let scratch = b.scratch - carry * 64;
     let ti = tile_rows(W, ei, hi - lo, fj, scratch);
-    // Rows in groups that follow one another: tiles that divide a group (see `Down`), unless carried down strips.
-    let ti = match Down::divides(&b.g, lo, hi, fj * W) {
-        Some(ni0) if carry == 0 => Down::fit(ni0, ti, ei),
-        _ => ti,
-    };
-    let order = Down::new(&b.g, lo, hi, ti, fj * W, carry == 0);
     let pitch = pitch(ti * W);
     let room = (scratch / pitch).min(fj);
     let room = if carry > 0 { room.min(carry) } else { room };
@@ -101,7 +95,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     // Tile `k`: its source rows `it .. te` and units `jt .. je`.
     let tile = |k: usize| {
         let (kt, kj) = if carry > 0 { (k % down, k / down) } else { (k / across, k % across) };
-        let (it, jt) = (order.start(kt), kj * tj);
+        let (it, jt) = (lo + kt * ti, kj * tj);
         (it, jt, (it + ti).min(hi), (jt + tj).min(fj))
     };
     for k in 0..down * across {
@@ -250,16 +244,17 @@ std::thread_local!(
         const { core::cell::RefCell::new(std::vec::Vec::new()) }
 );
 
-/// The order of the tiles down a transpose's source rows `lo .. hi`: in order, or, where the rows come in groups
-/// that follow one another (the same row of the next group `row` bytes on, `row` the bytes of a source row: a 3-D
-/// reversal, `{2,1,0}` to `{0,1,2}`, whose middle dimension numbers the groups) and the tiles divide a group, the
-/// same tile of every group before the next tile. Each source row's span is then read one run a tile by tiles that
-/// follow one another, each tile's prefetch bringing the next one's runs; in order, each span was read one run at a
-/// time a whole group apart. The second level's tiles take as many rows as fit that divide a group (a group halved).
-/// Old and new alternating on an AMD EPYC Zen 4, two or three rounds, `{2,1,0}` to `{0,1,2}`: f32 `[4096,128,32]`
-/// (first level's tiles) 0.36-0.43 of `memcpy` -> 0.58-0.73, `[1024,256,64]` 0.46-0.66 -> 0.90-0.91, bf16
-/// `[2048,256,64]` 0.48-0.51 -> 0.65-0.75, u8 `[2048,256,128]` 0.32-0.38 -> 0.42-0.49, f64 `[4096,128,16]` (second
-/// level's, a quarter of a group a tile) 0.27-0.35 -> 0.32-0.40.
+/// The order of the first level's tiles down a transpose's source rows `lo .. hi` ([`super::l1tiles`]): in order,
+/// or, where the rows come in groups that follow one another (the same row of the next group `row` bytes on, `row`
+/// the bytes of a source row: a 3-D reversal, `{2,1,0}` to `{0,1,2}`, whose middle dimension numbers the groups)
+/// and the tiles divide a group, the same tile of every group before the next tile. Each source row's span is then
+/// read one run a tile by tiles that follow one another, each tile's prefetch bringing the next one's runs; in
+/// order, each span was read one run at a time a whole group apart. Old and new alternating on an AMD EPYC Zen 4,
+/// two or three rounds, `{2,1,0}` to `{0,1,2}`: f32 `[4096,128,32]` 0.36-0.43 of `memcpy` -> 0.58-0.73,
+/// `[1024,256,64]` 0.46-0.66 -> 0.90-0.91, bf16 `[2048,256,64]` 0.48-0.51 -> 0.65-0.75, u8 `[2048,256,128]`
+/// 0.32-0.38 -> 0.42-0.49. The second level's tiles in this order (a group halved until a tile fits) took f64
+/// `[4096,128,16]` from 0.27-0.35 to 0.32-0.40, but the code around them ran pred transposes and packing 10%
+/// slower (`pred[8192,8192]` into `(32,128)(32,1)` 0.52-0.57 -> 0.47-0.51, five rounds): they keep their order.
 #[derive(Clone, Copy)]
 pub(super) struct Down {
     lo: usize,
@@ -270,36 +265,13 @@ pub(super) struct Down {
 }
 
 impl Down {
-    /// The rows of a group where rows `lo .. hi` of `g` are whole groups, more than one, that follow one another
-    /// (`row` bytes apart).
-    pub(super) fn divides(g: &Geo, lo: usize, hi: usize, row: usize) -> Option<usize> {
+    /// The order of tiles of `ti` rows down rows `lo .. hi` of `g` (`row` bytes a source row): group by group where
+    /// the rows are whole groups, more than one, that follow one another and `ti` divides a group; else in order.
+    pub(super) fn new(g: &Geo, lo: usize, hi: usize, ti: usize, row: usize) -> Down {
         let ni0 = g.ni0;
         let whole = lo.is_multiple_of(ni0) && hi.is_multiple_of(ni0) && hi - lo > ni0;
-        (whole && g.si1 == row as isize).then_some(ni0)
-    }
-
-    /// Tile rows at most `ti` (a multiple of `ei`) that divide a group of `ni0` rows: `ni0` halved until it fits,
-    /// where that stays a multiple of `ei`; else `ti`.
-    pub(super) const fn fit(ni0: usize, ti: usize, ei: usize) -> usize {
-        let mut t = ni0;
-        while t > ti && t.is_multiple_of(2) {
-            t /= 2;
-        }
-        if t <= ti && t.is_multiple_of(ei) {
-            t
-        } else {
-            ti
-        }
-    }
-
-    /// The order of tiles of `ti` rows down rows `lo .. hi` of `g` (`row` bytes a source row): group by group
-    /// where they can and `grouped`, else in order.
-    pub(super) fn new(g: &Geo, lo: usize, hi: usize, ti: usize, row: usize, grouped: bool) -> Down {
-        let groups = match Self::divides(g, lo, hi, row) {
-            Some(ni0) if grouped && ni0.is_multiple_of(ti) => (hi - lo) / ni0,
-            _ => 0,
-        };
-        Down { lo, ti, ni0: g.ni0, groups }
+        let grouped = whole && g.si1 == row as isize && ni0.is_multiple_of(ti);
+        Down { lo, ti, ni0, groups: if grouped { (hi - lo) / ni0 } else { 0 } }
     }
 
     /// The first row of tile `kt` down.
