@@ -173,7 +173,7 @@ fn transposes_of_tile_rows_at_every_alignment() {
 }
 
 /// 3-D reversals whose first-level tiles go group by group (the same rows of every group of source rows, the
-/// middle dimension's indices, before the next rows; `tiles::Down`): bytes and f32 (a group two tiles, or one), and
+/// middle dimension's indices, before the next rows; `l1tiles::Down`): bytes and f32 (a group two tiles, or one), and
 /// through the second level's tiles in order f64, whole groups and, with a partial tile, not, at every 16-byte
 /// skew, both ways.
 #[test]

@@ -51,7 +51,7 @@
 //!   of the first level, more of them than its ways (bytes' 16 rows a multiple of 4 KiB apart), or also a set of
 //!   the second level (bf16 too: 3-D full reversals of round sizes), each block's rows are first copied whole
 //!   into a stage there (u8 full reversals from 0.27-0.38 of `memcpy` to 0.35-0.45); where the source rows come
-//!   in groups that follow one another (3-D reversals), these tiles go group by group ([`tiles::Down`]: f32
+//!   in groups that follow one another (3-D reversals), these tiles go group by group ([`l1tiles`]: f32
 //!   `[1024,256,64]` to `{0,1,2}` from 0.46-0.66 to 0.90);
 //! - `k < l` source rows (`k` a power of two, the pairs of `(2,1)`, the quads of `(4,1)`): `log2(k)` unpack
 //!   stages per lane interleave `k` rows into `k` vectors of pieces, whose lanes `log2(k)` more stages put in

@@ -8,7 +8,7 @@ extern crate std;
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, micro_avx, prefetch, prefetch_l2, unit};
 use super::out::{write_out, Along, Carry};
-use super::{tile_units, Block, Geo, Walk};
+use super::{tile_units, Block, Walk};
 
 /// Source rows per tile of a transpose of `fi x fj` units of `w` bytes in register blocks of `ei` rows, with
 /// `scratch` bytes of scratch tile: destination runs of [`tile_units`] or, when the source rows are short, as
@@ -243,47 +243,6 @@ std::thread_local!(
     pub(super) static THEN: core::cell::RefCell<std::vec::Vec<isize>> =
         const { core::cell::RefCell::new(std::vec::Vec::new()) }
 );
-
-/// The order of the first level's tiles down a transpose's source rows `lo .. hi` ([`super::l1tiles`]): in order,
-/// or, where the rows come in groups that follow one another (the same row of the next group `row` bytes on, `row`
-/// the bytes of a source row: a 3-D reversal, `{2,1,0}` to `{0,1,2}`, whose middle dimension numbers the groups)
-/// and the tiles divide a group, the same tile of every group before the next tile. Each source row's span is then
-/// read one run a tile by tiles that follow one another, each tile's prefetch bringing the next one's runs; in
-/// order, each span was read one run at a time a whole group apart. Old and new alternating on an AMD EPYC Zen 4,
-/// two or three rounds, `{2,1,0}` to `{0,1,2}`: f32 `[4096,128,32]` 0.36-0.43 of `memcpy` -> 0.58-0.73,
-/// `[1024,256,64]` 0.46-0.66 -> 0.90-0.91, bf16 `[2048,256,64]` 0.48-0.51 -> 0.65-0.75, u8 `[2048,256,128]`
-/// 0.32-0.38 -> 0.42-0.49. The second level's tiles in this order (a group halved until a tile fits) took f64
-/// `[4096,128,16]` from 0.27-0.35 to 0.32-0.40, but the code around them ran pred transposes and packing 10%
-/// slower (`pred[8192,8192]` into `(32,128)(32,1)` 0.52-0.57 -> 0.47-0.51, five rounds): they keep their order.
-#[derive(Clone, Copy)]
-pub(super) struct Down {
-    lo: usize,
-    ti: usize,
-    ni0: usize,
-    /// Groups, when the tiles go group by group; 0 otherwise.
-    groups: usize,
-}
-
-impl Down {
-    /// The order of tiles of `ti` rows down rows `lo .. hi` of `g` (`row` bytes a source row): group by group where
-    /// the rows are whole groups, more than one, that follow one another and `ti` divides a group; else in order.
-    pub(super) fn new(g: &Geo, lo: usize, hi: usize, ti: usize, row: usize) -> Down {
-        let ni0 = g.ni0;
-        let whole = lo.is_multiple_of(ni0) && hi.is_multiple_of(ni0) && hi - lo > ni0;
-        let grouped = whole && g.si1 == row as isize && ni0.is_multiple_of(ti);
-        Down { lo, ti, ni0, groups: if grouped { (hi - lo) / ni0 } else { 0 } }
-    }
-
-    /// The first row of tile `kt` down.
-    #[inline(always)]
-    pub(super) fn start(&self, kt: usize) -> usize {
-        if self.groups > 1 {
-            self.lo + kt % self.groups * self.ni0 + kt / self.groups * self.ti
-        } else {
-            self.lo + kt * self.ti
-        }
-    }
-}
 
 /// The next `to.len()` source rows of `rows`, from `ps`, at byte `at` of each.
 #[inline(always)]
