@@ -323,6 +323,9 @@ fn transposes_through_the_first_level_tile() {
     // Source rows 4 KiB apart (a way of the first level of the caches Miri stands in): each register block's rows
     // copied into the stage first (the padding keeps the data to 8 KiB).
     round_trip::<u8>(&["u8[64,128]{0,1}", "u8[64,128]{1,0:pad(64,4096)}"]);
+    // f32 destination rows 352 bytes apart (every other row's runs on a line) from source rows on lines: the partial
+    // lines of each run written with ordinary stores.
+    round_trip::<u32>(&["f32[88,64]", "f32[88,64]{0,1}"]);
 }
 
 /// Batches of small streaming transposes whose repetitions lie more than 4 KiB apart (5,120 and 4,608 bytes):

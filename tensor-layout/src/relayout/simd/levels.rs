@@ -274,6 +274,39 @@ fn rows_a_way_apart_keep_the_second_level_tile() {
     });
 }
 
+/// Streaming f32 transposes into destination rows an odd multiple of 32 bytes apart (every other row's runs start
+/// on a line) from source rows on lines go through the first level's tile, each run's partial lines written with
+/// ordinary stores, at every 16-byte skew (the rows before the first whose run starts on a line through the second
+/// level's tile): 2-D, and a 3-D reversal whose source rows come in groups. Destination rows 16 or 48 bytes past
+/// a multiple of 64 apart, source rows off lines, and bytes and bf16 keep the second level's tile.
+#[test]
+fn transposes_into_rows_half_a_line_apart() {
+    for (a, b, taken) in [
+        ("f32[264,256]", "f32[264,256]{0,1}", true),
+        ("f32[8,33,64]{2,1,0}", "f32[8,33,64]{0,1,2}", true),
+        ("f32[260,256]", "f32[260,256]{0,1}", false),
+        ("f32[268,256]", "f32[268,256]{0,1}", false),
+        ("f32[264,200]", "f32[264,200]{0,1}", false),
+        ("bf16[272,256]", "bf16[272,256]{0,1}", false),
+        ("u8[288,256]", "u8[288,256]{0,1}", false),
+    ] {
+        let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+        let w = ArrayShape::parse(a).unwrap().element_bits() as usize / 8;
+        for skew in (0..4).map(|k| k * 16 / w) {
+            let before = TAKEN.with(|t| t.get());
+            let wrong = match w {
+                1 => run::<u8>(a, b, &pairs, Level::get(), true, skew),
+                2 => run::<u16>(a, b, &pairs, Level::get(), true, skew),
+                _ => run::<u32>(a, b, &pairs, Level::get(), true, skew),
+            };
+            assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
+            if Level::get() >= Level::Avx2 {
+                assert_eq!(TAKEN.with(|t| t.get()) > before, taken, "{a} at skew {skew}");
+            }
+        }
+    }
+}
+
 /// Streaming transposes of bytes whose source rows lie a multiple of the first level's way apart (4 KiB with a 32
 /// KiB 8-way L1; 8 KiB; 4 KiB in a 3-D full reversal), and of bf16 whose rows also lie a multiple of the second
 /// level's way apart (4 KiB with a 64 KiB 16-way L2), copy each register block's rows into the stage first, whole
