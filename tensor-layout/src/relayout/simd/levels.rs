@@ -121,6 +121,26 @@ fn both_at(a: &str, b: &str, runs: &[(bool, usize)]) {
     }
 }
 
+/// Relayouts `a` into `b` streaming at the widest level the CPU runs, both slices `skew` elements into larger
+/// buffers (units of `w` bytes: 1, 2 or 4), checking every slot; whether the thread-local count `key` moved.
+fn moved(
+    key: &'static LocalKey<Cell<usize>>,
+    a: &str,
+    b: &str,
+    pairs: &[(usize, usize)],
+    w: usize,
+    skew: usize,
+) -> bool {
+    let before = key.with(|t| t.get());
+    let wrong = match w {
+        1 => run::<u8>(a, b, pairs, Level::get(), true, skew),
+        2 => run::<u16>(a, b, pairs, Level::get(), true, skew),
+        _ => run::<u32>(a, b, pairs, Level::get(), true, skew),
+    };
+    assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
+    key.with(|t| t.get()) > before
+}
+
 /// Transposes of every unit width, at sizes that reach the widest register blocks (64 bytes of each row: 64 byte
 /// columns, 32 bf16, 16 f32, 8 f64), the SSE2 blocks past them and the portable edges, in several tiles.
 #[test]
@@ -261,14 +281,10 @@ fn rows_a_way_apart_keep_the_second_level_tile() {
             ("u8[256,4096]", "u8[256,4096]{0,1}", true),
         ] {
             let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
-            let before = TAKEN.with(|t| t.get());
-            let wrong = match a.starts_with("u8") {
-                true => run::<u8>(a, b, &pairs, Level::get(), true, 0),
-                false => run::<u32>(a, b, &pairs, Level::get(), true, 0),
-            };
-            assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
+            let w = if a.starts_with("u8") { 1 } else { 4 };
+            let took = moved(&TAKEN, a, b, &pairs, w, 0);
             if Level::get() >= Level::Avx2 {
-                assert_eq!(TAKEN.with(|t| t.get()) > before, taken, "{a}");
+                assert_eq!(took, taken, "{a}");
             }
         }
     });
@@ -293,15 +309,9 @@ fn transposes_into_rows_half_a_line_apart() {
         let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
         let w = ArrayShape::parse(a).unwrap().element_bits() as usize / 8;
         for skew in (0..4).map(|k| k * 16 / w) {
-            let before = TAKEN.with(|t| t.get());
-            let wrong = match w {
-                1 => run::<u8>(a, b, &pairs, Level::get(), true, skew),
-                2 => run::<u16>(a, b, &pairs, Level::get(), true, skew),
-                _ => run::<u32>(a, b, &pairs, Level::get(), true, skew),
-            };
-            assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
+            let took = moved(&TAKEN, a, b, &pairs, w, skew);
             if Level::get() >= Level::Avx2 {
-                assert_eq!(TAKEN.with(|t| t.get()) > before, taken, "{a} at skew {skew}");
+                assert_eq!(took, taken, "{a} at skew {skew}");
             }
         }
     }
@@ -330,15 +340,9 @@ fn rows_a_first_level_way_apart_go_through_the_stage() {
         scoped(&OVERRIDE, Some(caches), || {
             let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
             for skew in (0..4).map(|k| k * 16 / w) {
-                let before = STAGED.with(|t| t.get());
-                let wrong = match w {
-                    1 => run::<u8>(a, b, &pairs, Level::get(), true, skew),
-                    2 => run::<u16>(a, b, &pairs, Level::get(), true, skew),
-                    _ => run::<u32>(a, b, &pairs, Level::get(), true, skew),
-                };
-                assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
+                let was = moved(&STAGED, a, b, &pairs, w, skew);
                 if Level::get() >= Level::Avx2 {
-                    assert_eq!(STAGED.with(|t| t.get()) > before, staged, "{a}, skew {skew}");
+                    assert_eq!(was, staged, "{a}, skew {skew}");
                 }
             }
             both_at(b, a, &[(true, 0), (true, 1)]);
