@@ -65,18 +65,16 @@ pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: us
     // bf16 ran no faster than through these tiles unstaged (u8 `[256,1024,256]` to `{0,1,2}` 0.30-0.33 of
     // `memcpy`), slower than staged (0.42).
     let far = W >= 4 && b.g.si0 != 0 && b.g.si0.unsigned_abs().is_multiple_of(b.way);
-    let lined = b.g.rows_on_lines(fj);
-    if W == 8 || W > SIDE || !b.stream || far || (!lined && W != 4) || fj < SIDE / W || b.scratch < SIDE * SIDE {
-        return None;
-    }
     // Destination rows off lines: 4-byte units only, rows 32 bytes off, from source rows on lines (see the module).
-    if !lined {
-        let on = |a: isize, m: usize| a.unsigned_abs().is_multiple_of(m);
-        let halves = on(b.g.dj0, 32) && (fj <= b.g.nj0 || on(b.g.dj1, 32));
-        let src = on(b.g.si0, 64) && (hi <= b.g.ni0 || on(b.g.si1, 64));
-        if !(halves && src) {
-            return None;
-        }
+    let on = |a: isize, m: usize| a.unsigned_abs().is_multiple_of(m);
+    let halves = W == 4
+        && on(b.g.dj0, 32)
+        && (fj <= b.g.nj0 || on(b.g.dj1, 32))
+        && on(b.g.si0, 64)
+        && (hi <= b.g.ni0 || on(b.g.si1, 64));
+    let rows = b.g.rows_on_lines(fj) || halves;
+    if W == 8 || W > SIDE || !b.stream || far || !rows || fj < SIDE / W || b.scratch < SIDE * SIDE {
+        return None;
     }
     let off = (b.pd as usize).wrapping_add(b.g.dst_row(0) as usize).wrapping_add(lo * W) % 64;
     let skip = (64 - off) % 64;
