@@ -37,6 +37,7 @@
 
 use core::mem::MaybeUninit;
 
+use super::block::Lined;
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, prefetch_l2, unit};
 use super::out::{lines, put};
@@ -120,8 +121,16 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         };
         (it, jt, (it + ti).min(hi), je.min(fj))
     };
-    // The starts of the source rows of the tiles along, filled once for each of them.
-    let mut rows = [b.ps; SIDE];
+    // The starts of the source rows of the tiles along, filled once for each of them (one row at a time). The
+    // register blocks read them as they are, at byte `jb * W`, and the stage's rows are found once a call: no array
+    // is built on the stack inside the tile loop, and those outside it lie on lines ([`Lined`]). One built there
+    // (each tile's row starts moved to its first unit, 1 KiB, and each band's stage rows, 128 bytes) was written
+    // with unaligned 32-byte stores, and where it straddled a page boundary the kernel ran 12-19% slower: f32
+    // `[4096,4096]` transposed in 7.5-8.3 ms against 6.3-7.0 at a quarter of the stack depths a caller can give it
+    // (AMD EPYC Zen 4), so that the static and the runtime path, called from different depths, read 0.82-1.23 of
+    // each other's speed from one process to the next; now within 3-6% at every depth (`benches/relayout_stack.rs`).
+    let mut rows = Lined([b.ps; SIDE]);
+    let rows = &mut rows.0;
     // Rows a multiple of a way of the first-level cache apart share its sets. Where a register block has more of
     // them than the set has ways (the 16 rows of bytes, with 8 or 12 ways), its loads of half a line of each row
     // evict the lines whose other half the next block reads; where the rows also lie a multiple of a way of the
@@ -141,6 +150,8 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     // Never moved: each stage row is written before the block reads it.
     let mut stage = MaybeUninit::<Stage>::uninit();
     let stage = stage.as_mut_ptr() as *mut u8;
+    let at = Lined::<[*const u8; STAGE_ROWS]>(core::array::from_fn(|r| stage.wrapping_add(r * SIDE) as *const u8));
+    let at = &at.0;
     for k in 0..down * across {
         let (it, jt, te, je) = tile(k);
         if jt == 0 {
@@ -149,11 +160,10 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                 *row = b.ps.wrapping_offset(walk.next());
             }
         }
-        let from: [*const u8; SIDE] = core::array::from_fn(|r| rows[r].wrapping_add(jt * W));
         let staged = staging && (je - jt) * W == SIDE;
         #[cfg(all(test, feature = "std"))]
         STAGED.with(|t| t.set(t.get() + staged as usize));
-        let head = if staged { 0 } else { aligning::<W, L>(b, from[0], ej * W, je - jt) };
+        let head = if staged { 0 } else { aligning::<W, L>(b, rows[0].wrapping_add(jt * W), ej * W, je - jt) };
         // The next tile's source, or after the last the next repetition's first tile.
         let mut ahead = match (k + 1 < down * across, b.then.is_null()) {
             (true, _) => Ahead::of::<W>(b, tile(k + 1), (te - it) / L),
@@ -166,29 +176,27 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         };
         let to_at = |j: usize, i: usize| b.tile.wrapping_add((j - jt) * run + (i - it) * W);
         for ib in (it..te).step_by(L) {
-            let mut at = [stage as *const u8; STAGE_ROWS];
-            let from = if staged {
-                for (r, to) in at.iter_mut().enumerate().take(L) {
-                    *to = stage.wrapping_add(r * SIDE);
+            let (from, x0) = if staged {
+                for (r, &to) in at.iter().enumerate().take(L) {
                     // SAFETY: source row `ib + r < te` (`te - it` is a multiple of `L`) at units `jt .. je`, `SIDE`
                     // bytes (the caller's contract); stage row `r < L <= STAGE_ROWS`, `SIDE` bytes.
                     unsafe {
                         core::ptr::copy_nonoverlapping(
-                            from[ib - it + r] as *const [u8; SIDE],
-                            *to as *mut [u8; SIDE],
+                            rows[ib - it + r].wrapping_add(jt * W) as *const [u8; SIDE],
+                            to as *mut [u8; SIDE],
                             1,
                         )
                     };
                 }
-                &at[..L]
+                (&at[..L], jt * W)
             } else {
-                &from[ib - it..]
+                (&rows[ib - it..], 0)
             };
             if L == 1 {
                 // Units of 16 bytes and more, copied whole.
                 for jb in jt..je {
                     // SAFETY: as below, one unit.
-                    unsafe { unit::<W>(from[0].wrapping_add((jb - jt) * W), to_at(jb, ib), b.inner) };
+                    unsafe { unit::<W>(from[0].wrapping_add(jb * W - x0), to_at(jb, ib), b.inner) };
                 }
                 ahead.step();
                 continue;
@@ -198,18 +206,18 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             // `jb - jt < tj` at bytes `(ib - it) * W .. + L * W <= run`.
             while jb < jt + head {
                 // SAFETY: as below, an `L x L` block.
-                unsafe { micro::<Sse2, W, L>(Sse2, from, (jb - jt) * W, to_at(jb, ib), run, b.inner) };
+                unsafe { micro::<Sse2, W, L>(Sse2, from, jb * W - x0, to_at(jb, ib), run, b.inner) };
                 jb += L;
             }
             while jb + ej <= je {
                 // SAFETY: the source rows and units lie within the caller's block, the scratch rows within the
                 // tile; the CPU runs `isa`.
-                unsafe { micro::<I, W, L>(isa, from, (jb - jt) * W, to_at(jb, ib), run, b.inner) };
+                unsafe { micro::<I, W, L>(isa, from, jb * W - x0, to_at(jb, ib), run, b.inner) };
                 jb += ej;
             }
             while jb < je {
                 // SAFETY: as above, an `L x L` block.
-                unsafe { micro::<Sse2, W, L>(Sse2, from, (jb - jt) * W, to_at(jb, ib), run, b.inner) };
+                unsafe { micro::<Sse2, W, L>(Sse2, from, jb * W - x0, to_at(jb, ib), run, b.inner) };
                 jb += L;
             }
             ahead.step();

@@ -18,6 +18,7 @@
 //! streams than the prefetchers follow).
 #![allow(unsafe_code)]
 
+use super::block::Lined;
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{block_avx_strided, micro, micro_avx, prefetch};
 use super::tiles::{aligning, block_shape};
@@ -147,7 +148,8 @@ unsafe fn bands_of<const W: usize, const L: usize, const RUN: usize, const TIGHT
     let g = &b.g;
     let skew = aligning::<W, L>(b, b.ps.wrapping_offset(g.src_row(start)), 64, fj);
     let mut rows = g.src_rows(start);
-    let mut from = [b.ps; 64];
+    let mut from = Lined([b.ps; 64]);
+    let from = &mut from.0;
     // The destination rows of tight bands evenly apart (as `span` chose them; checked here too, once).
     let dst_even = TIGHT && (fj <= g.nj0 || g.dj1 == g.nj0 as isize * g.dj0);
     let mut i = start;

@@ -5,6 +5,7 @@
 #[cfg(all(test, feature = "std"))]
 extern crate std;
 
+use super::block::Lined;
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, micro_avx, prefetch, prefetch_l2, unit};
 use super::out::{write_out, Along, Carry};
@@ -89,8 +90,10 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     // band's rows), the last `lead` bytes of a run spilling into the next band; rows shorter than a line are
     // left to the hardware prefetchers.
     let lead = (b.prefetch / eb / 64 * 64).max(64);
-    // The rows of the band, and of the next band (for the prefetches), filled band by band.
-    let (mut from, mut next) = ([b.ps; 64], [b.ps; 64]);
+    // The rows of the band, of the next band and of the next tile's first band (for the prefetches), filled band
+    // by band, one row at a time (see `Ahead`).
+    let (mut from, mut next, mut first2) = (Lined([b.ps; 64]), Lined([b.ps; 64]), Lined([b.ps; 64]));
+    let (from, next, first2) = (&mut from.0, &mut next.0, &mut first2.0);
     let (down, across) = ((hi - lo).div_ceil(ti), fj.div_ceil(tj));
     // Tile `k`: its source rows `it .. te` and units `jt .. je`.
     let tile = |k: usize| {
@@ -143,7 +146,6 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                 (true, true) => Ahead::new(&next[..pre], run, steps),
                 (true, false) if k + 1 < down * across => {
                     let (it2, jt2, te2, je2) = tile(k + 1);
-                    let mut first2 = [b.ps; 64];
                     let n2 = eb.min(te2 - it2);
                     take_rows(b.ps, &mut b.g.src_rows(it2), jt2 * W, &mut first2[..n2]);
                     Ahead::new(&first2[..n2], (je2 - jt2) * W, steps)
@@ -253,11 +255,14 @@ fn take_rows(ps: *const u8, rows: &mut Walk, at: usize, to: &mut [*const u8]) {
 }
 
 /// The lines of a band of source rows (at most 64 rows, `bytes` from each) prefetched into the second-level cache
-/// row by row, a share at each of the `steps` steps of the band before ([`Caches::bands_ahead`]).
+/// row by row, a share at each of the `steps` steps of the band before ([`Caches::bands_ahead`]). It borrows the
+/// rows' starts rather than copying them: made for every band, a copy of 64 pointers was written with unaligned
+/// vector stores, which cost a kernel 5-10% at the stack positions where it straddled a page (see
+/// `l1tiles::tiles`: bf16 `(8,128)(2,1)` tiles transposed, `benches/relayout_stack.rs`).
 ///
 /// [`Caches::bands_ahead`]: super::cache::Caches::bands_ahead
-struct Ahead {
-    rows: [*const u8; 64],
+struct Ahead<'a> {
+    rows: &'a [*const u8],
     n: usize,
     /// Lines of each row: as many as `bytes` can touch from any start within a line.
     lines: usize,
@@ -268,17 +273,15 @@ struct Ahead {
     l: usize,
 }
 
-impl Ahead {
+impl<'a> Ahead<'a> {
     /// Nothing to prefetch.
-    fn none() -> Ahead {
-        Ahead { rows: [core::ptr::null(); 64], n: 0, lines: 0, share: 0, r: 0, l: 0 }
+    fn none() -> Ahead<'a> {
+        Ahead { rows: &[], n: 0, lines: 0, share: 0, r: 0, l: 0 }
     }
 
-    fn new(rows: &[*const u8], bytes: usize, steps: usize) -> Ahead {
+    fn new(rows: &'a [*const u8], bytes: usize, steps: usize) -> Ahead<'a> {
         let mut a = Ahead::none();
-        for (to, &row) in a.rows.iter_mut().zip(rows) {
-            *to = row.wrapping_sub(row as usize % 64);
-        }
+        a.rows = rows;
         a.n = rows.len().min(64);
         a.lines = (bytes + 63).div_ceil(64);
         a.share = (a.n * a.lines).div_ceil(steps.max(1));
@@ -301,7 +304,8 @@ impl Ahead {
     fn each(&mut self, count: usize, mut f: impl FnMut(*const u8)) {
         let mut k = 0;
         while k < count && self.r < self.n {
-            f(self.rows[self.r].wrapping_add(self.l * 64));
+            let row = self.rows[self.r];
+            f(row.wrapping_sub(row as usize % 64).wrapping_add(self.l * 64));
             self.l += 1;
             if self.l == self.lines {
                 (self.r, self.l) = (self.r + 1, 0);
