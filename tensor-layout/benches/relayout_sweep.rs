@@ -7,7 +7,8 @@
 //! runtime path's speed relative to the static path's, is the median over the repetitions of the two timed in
 //! the same round (the ratio of the two bests swung by 5-15% a pair from run to run, on different pairs each
 //! run, where both paths run the same kernels: one lucky or unlucky timing moved it; paired, the machine's drift
-//! between rounds cancels).
+//! between rounds cancels). The two paths call the kernels from different stack depths: `relayout_stack` measures
+//! what the depth does to a kernel.
 //!
 //! Targets (issue 23): every pair at least 0.7 single-threaded, the median at least 0.9, runtime at least 0.95x
 //! static on every pair. Run with other work idle (`uptime`):
