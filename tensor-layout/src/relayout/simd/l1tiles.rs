@@ -128,7 +128,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     // with unaligned 32-byte stores, and where it straddled a page boundary the kernel ran 12-19% slower: f32
     // `[4096,4096]` transposed in 7.5-8.3 ms against 6.3-7.0 at a quarter of the stack depths a caller can give it
     // (AMD EPYC Zen 4), so that the static and the runtime path, called from different depths, read 0.82-1.23 of
-    // each other's speed from one process to the next; now within 3-6% at every depth (`benches/relayout_stack.rs`).
+    // each other's speed from one process to the next; now within 3-8% at every depth (`benches/relayout_stack.rs`).
     let mut rows = Lined([b.ps; SIDE]);
     let rows = &mut rows.0;
     // Rows a multiple of a way of the first-level cache apart share its sets. Where a register block has more of
