@@ -116,7 +116,7 @@ impl Block {
 /// A value on a line boundary: the arrays of row starts the kernels fill on the stack, so that no store to them
 /// straddles a line, nor a page. Unaligned, the compiler's 32-byte stores filling one straddled a page boundary at
 /// some depths of the stack, and a store split across pages seems to wait for the streaming stores before it to
-/// drain: the first level's tiles ran 12-19% slower at a quarter of the depths (see `l1tiles::tiles` and
+/// drain: the first level's tiles ran 12-20% slower at a quarter of the depths (see `l1tiles::tiles` and
 /// `benches/relayout_stack.rs`).
 #[repr(C, align(64))]
 #[derive(Clone, Copy)]

@@ -256,14 +256,13 @@ fn take_rows(ps: *const u8, rows: &mut Walk, at: usize, to: &mut [*const u8]) {
 
 /// The lines of a band of source rows (at most 64 rows, `bytes` from each) prefetched into the second-level cache
 /// row by row, a share at each of the `steps` steps of the band before ([`Caches::bands_ahead`]). It borrows the
-/// rows' starts rather than copying them: made for every band, a copy of 64 pointers was written with unaligned
-/// vector stores, which cost a kernel 5-10% at the stack positions where it straddled a page (see
-/// `l1tiles::tiles`: bf16 `(8,128)(2,1)` tiles transposed, `benches/relayout_stack.rs`).
+/// rows' starts rather than copying them: a copy of 64 pointers made for every band is written with unaligned
+/// vector stores, the hazard that cost the first level's tiles 12-20% where such a store straddled a page (see
+/// `l1tiles::tiles`; here no depth-dependence was measured before or after, `benches/relayout_stack.rs`).
 ///
 /// [`Caches::bands_ahead`]: super::cache::Caches::bands_ahead
 struct Ahead<'a> {
     rows: &'a [*const u8],
-    n: usize,
     /// Lines of each row: as many as `bytes` can touch from any start within a line.
     lines: usize,
     /// Lines a step.
@@ -276,15 +275,14 @@ struct Ahead<'a> {
 impl<'a> Ahead<'a> {
     /// Nothing to prefetch.
     fn none() -> Ahead<'a> {
-        Ahead { rows: &[], n: 0, lines: 0, share: 0, r: 0, l: 0 }
+        Ahead { rows: &[], lines: 0, share: 0, r: 0, l: 0 }
     }
 
     fn new(rows: &'a [*const u8], bytes: usize, steps: usize) -> Ahead<'a> {
         let mut a = Ahead::none();
         a.rows = rows;
-        a.n = rows.len().min(64);
         a.lines = (bytes + 63).div_ceil(64);
-        a.share = (a.n * a.lines).div_ceil(steps.max(1));
+        a.share = (rows.len() * a.lines).div_ceil(steps.max(1));
         a
     }
 
@@ -303,7 +301,7 @@ impl<'a> Ahead<'a> {
     #[inline(always)]
     fn each(&mut self, count: usize, mut f: impl FnMut(*const u8)) {
         let mut k = 0;
-        while k < count && self.r < self.n {
+        while k < count && self.r < self.rows.len() {
             let row = self.rows[self.r];
             f(row.wrapping_sub(row as usize % 64).wrapping_add(self.l * 64));
             self.l += 1;
