@@ -338,6 +338,15 @@ fn batches_of_small_transposes() {
     round_trip::<u8>(&["u8[2,64,72]{2,1,0}", "u8[2,64,72]{1,2,0}"]);
 }
 
+/// Batches of small transposes of odd sizes whose whole blocks fit in the scratch tile (8 KiB under Miri): through
+/// it whole, edges included, the last register block each way overlapping the one before (repetitions 4,757 and
+/// 4,292 bytes apart; byte blocks of 16 rows, f32 blocks of 4).
+#[test]
+fn small_transposes_of_odd_sizes() {
+    round_trip::<u8>(&["u8[2,67,71]{2,1,0}", "u8[2,67,71]{1,2,0}"]);
+    round_trip::<u32>(&["f32[2,37,29]{2,1,0}", "f32[2,37,29]{1,2,0}"]);
+}
+
 #[test]
 fn copies_and_streaming_stores() {
     // Under Miri, 1 KiB and more stream: whole copies, block copies, interleaves.

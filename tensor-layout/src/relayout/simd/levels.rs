@@ -13,11 +13,13 @@ use std::{format, vec};
 use tensor_layout_core::ArrayShape;
 
 use super::super::io::{Io, Region};
+use super::super::kernels::ONE_BY_ONE;
 use super::super::{execute, kernels};
 use super::cache::{Caches, OVERRIDE};
 use super::isa::{Level, CAP};
 use super::l1tiles::{STAGED, TAKEN};
 use super::tiles::THEN;
+use super::whole::WHOLE;
 use crate::axes::{Axes, Side};
 use crate::view::Scalar;
 
@@ -224,7 +226,7 @@ fn transposes_through_the_first_level_tile() {
     for (a, b, w) in [
         ("u8[320,400]", "u8[320,400]{0,1}", 1),
         ("u8[384,448]", "u8[384,448]{0,1}", 1),
-        ("bf16[192,300]", "bf16[192,300]{0,1}", 2),
+        ("bf16[160,1100]", "bf16[160,1100]{0,1}", 2),
         ("u8[3,128,256]{2,1,0}", "u8[3,128,256]{1,2,0}", 1),
         ("bf16[2,160,96]{2,1,0}", "bf16[2,160,96]{1,2,0}", 2),
         ("f32[192,100]", "f32[192,100]{0,1}", 4),
@@ -239,6 +241,60 @@ fn transposes_through_the_first_level_tile() {
             assert!(TAKEN.with(|t| t.get()) >= before + 4, "{a}");
         }
     }
+}
+
+/// Small transposes of odd sizes (some units past the whole register blocks) go through the scratch tile whole,
+/// edges included (`whole`): batches whose repetitions lie 4 KiB or more apart, one call a repetition, and one
+/// alone; bytes to 8-byte units, `ni`, `nj` or both odd, at every level the CPU runs, streaming or not, off lines.
+/// A block larger than the scratch tile, or without edges, does not.
+#[test]
+fn small_transposes_of_odd_sizes_go_whole() {
+    let levels = [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= Level::get()).count();
+    for (a, b, reps) in [
+        ("u8[3,67,71]{2,1,0}", "u8[3,67,71]{1,2,0}", 3),
+        ("u8[3,64,71]{2,1,0}", "u8[3,64,71]{1,2,0}", 3),
+        ("u8[3,67,96]{2,1,0}", "u8[3,67,96]{1,2,0}", 3),
+        ("u8[100,77]", "u8[100,77]{0,1}", 1),
+        ("bf16[3,45,53]{2,1,0}", "bf16[3,45,53]{1,2,0}", 3),
+        ("f32[3,40,35]{2,1,0}", "f32[3,40,35]{1,2,0}", 3),
+        ("f64[3,27,25]{2,1,0}", "f64[3,27,25]{1,2,0}", 3),
+    ] {
+        let before = WHOLE.with(|t| t.get());
+        both(a, b);
+        // Both directions, five runs each (`both`), at each level.
+        assert_eq!(WHOLE.with(|t| t.get()) - before, 2 * 5 * levels * reps, "{a}");
+    }
+    for (a, b) in [("u8[600,512]", "u8[600,512]{0,1}"), ("u8[3,64,96]{2,1,0}", "u8[3,64,96]{1,2,0}")] {
+        let before = WHOLE.with(|t| t.get());
+        both(a, b);
+        assert_eq!(WHOLE.with(|t| t.get()), before, "{a}");
+    }
+}
+
+/// Batches of transposes of odd sizes larger than the scratch tile (32 KiB with these caches) run one by one, each
+/// repetition's edges right after it (`kernels::one_by_one`; the last columns through `whole`): every slot right at
+/// every level, streaming or not, off lines; `ni`, `nj` or both odd; a batch without edges all at once.
+#[test]
+fn batches_of_larger_transposes_do_their_edges_one_by_one() {
+    let levels = [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= Level::get()).count();
+    let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20 };
+    assert_eq!(tiny.scratch(), 32 << 10);
+    scoped(&OVERRIDE, Some(tiny), || {
+        for (a, b) in [
+            ("u8[3,190,181]{2,1,0}", "u8[3,190,181]{1,2,0}"),
+            ("u8[3,192,181]{2,1,0}", "u8[3,192,181]{1,2,0}"),
+            ("bf16[3,97,171]{2,1,0}", "bf16[3,97,171]{1,2,0}"),
+            ("f32[3,93,91]{2,1,0}", "f32[3,93,91]{1,2,0}"),
+            ("f64[3,67,61]{2,1,0}", "f64[3,67,61]{1,2,0}"),
+            ("f32[3,96,96]{2,1,0}", "f32[3,96,96]{1,2,0}"),
+        ] {
+            let before = ONE_BY_ONE.with(|t| t.get());
+            both(a, b);
+            // Both directions, five runs each, at each level: one batch a run, where there are edges.
+            let want = if a.contains("96,96") { 0 } else { 2 * 5 * levels };
+            assert_eq!(ONE_BY_ONE.with(|t| t.get()) - before, want, "{a}");
+        }
+    });
 }
 
 /// Batches of small transposes whose repetitions lie far apart (16 KiB) go one by one, and the kernel that ends

@@ -248,7 +248,7 @@ std::thread_local!(
 
 /// The next `to.len()` source rows of `rows`, from `ps`, at byte `at` of each.
 #[inline(always)]
-fn take_rows(ps: *const u8, rows: &mut Walk, at: usize, to: &mut [*const u8]) {
+pub(super) fn take_rows(ps: *const u8, rows: &mut Walk, at: usize, to: &mut [*const u8]) {
     for f in to {
         *f = ps.wrapping_offset(rows.next() + at as isize);
     }
@@ -338,7 +338,7 @@ pub(super) fn aligning<const W: usize, const L: usize>(b: &Block, row: *const u8
 /// Bytes between the scratch rows of a tile whose rows hold `row` bytes: one line more when `row` is a multiple
 /// of 1 KiB, so that the rows a register block writes at once fall in different sets of the L1 cache (rows 4 KiB
 /// apart all fall in one: byte transposes with 4 KiB rows ran at two thirds of the speed of padded ones).
-const fn pitch(row: usize) -> usize {
+pub(super) const fn pitch(row: usize) -> usize {
     if row.is_multiple_of(1024) {
         row + 64
     } else {
