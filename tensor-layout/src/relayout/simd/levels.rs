@@ -246,7 +246,7 @@ fn transposes_through_the_first_level_tile() {
 /// Small transposes of odd sizes (some units past the whole register blocks) go through the scratch tile whole,
 /// edges included (`whole`): batches whose repetitions lie 4 KiB or more apart, one call a repetition, and one
 /// alone; bytes to 8-byte units, `ni`, `nj` or both odd, at every level the CPU runs, streaming or not, off lines.
-/// A block larger than the scratch tile, or without edges, does not.
+/// A block larger than the scratch tile, without edges, or of fewer rows than a register block does not.
 #[test]
 fn small_transposes_of_odd_sizes_go_whole() {
     let levels = [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= Level::get()).count();
@@ -264,7 +264,13 @@ fn small_transposes_of_odd_sizes_go_whole() {
         // Both directions, five runs each (`both`), at each level.
         assert_eq!(WHOLE.with(|t| t.get()) - before, 2 * 5 * levels * reps, "{a}");
     }
-    for (a, b) in [("u8[600,512]", "u8[600,512]{0,1}"), ("u8[3,64,96]{2,1,0}", "u8[3,64,96]{1,2,0}")] {
+    // Larger than the scratch tile; no edges; fewer rows than a register block (the quads of `(4,1)` tiles, one
+    // group a tile: interleaved).
+    for (a, b) in [
+        ("u8[600,512]", "u8[600,512]{0,1}"),
+        ("u8[3,64,96]{2,1,0}", "u8[3,64,96]{1,2,0}"),
+        ("u8[4,5000]", "u8[4,5000]{1,0:T(4,128)(4,1)}"),
+    ] {
         let before = WHOLE.with(|t| t.get());
         both(a, b);
         assert_eq!(WHOLE.with(|t| t.get()), before, "{a}");
@@ -273,26 +279,28 @@ fn small_transposes_of_odd_sizes_go_whole() {
 
 /// Batches of transposes of odd sizes larger than the scratch tile (32 KiB with these caches) run one by one, each
 /// repetition's edges right after it (`kernels::one_by_one`; the last columns through `whole`): every slot right at
-/// every level, streaming or not, off lines; `ni`, `nj` or both odd; a batch without edges all at once.
+/// every level, streaming or not, off lines; `ni`, `nj` or both odd; a batch without edges, and the interleaves of
+/// fewer rows than a register block, all at once.
 #[test]
 fn batches_of_larger_transposes_do_their_edges_one_by_one() {
     let levels = [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= Level::get()).count();
     let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20 };
     assert_eq!(tiny.scratch(), 32 << 10);
     scoped(&OVERRIDE, Some(tiny), || {
-        for (a, b) in [
-            ("u8[3,190,181]{2,1,0}", "u8[3,190,181]{1,2,0}"),
-            ("u8[3,192,181]{2,1,0}", "u8[3,192,181]{1,2,0}"),
-            ("bf16[3,97,171]{2,1,0}", "bf16[3,97,171]{1,2,0}"),
-            ("f32[3,93,91]{2,1,0}", "f32[3,93,91]{1,2,0}"),
-            ("f64[3,67,61]{2,1,0}", "f64[3,67,61]{1,2,0}"),
-            ("f32[3,96,96]{2,1,0}", "f32[3,96,96]{1,2,0}"),
+        for (a, b, batches) in [
+            ("u8[3,190,181]{2,1,0}", "u8[3,190,181]{1,2,0}", 1),
+            ("u8[3,192,181]{2,1,0}", "u8[3,192,181]{1,2,0}", 1),
+            ("bf16[3,97,171]{2,1,0}", "bf16[3,97,171]{1,2,0}", 1),
+            ("f32[3,93,91]{2,1,0}", "f32[3,93,91]{1,2,0}", 1),
+            ("f64[3,67,61]{2,1,0}", "f64[3,67,61]{1,2,0}", 1),
+            ("f32[3,96,96]{2,1,0}", "f32[3,96,96]{1,2,0}", 0),
+            // The quads of `(4,1)` tiles, two 4-row groups 5,000 bytes apart: interleaved together, whole.
+            ("u8[16,5000]", "u8[16,5000]{1,0:T(8,128)(4,1)}", 0),
         ] {
             let before = ONE_BY_ONE.with(|t| t.get());
             both(a, b);
             // Both directions, five runs each, at each level: one batch a run, where there are edges.
-            let want = if a.contains("96,96") { 0 } else { 2 * 5 * levels };
-            assert_eq!(ONE_BY_ONE.with(|t| t.get()) - before, want, "{a}");
+            assert_eq!(ONE_BY_ONE.with(|t| t.get()) - before, batches * 2 * 5 * levels, "{a}");
         }
     });
 }

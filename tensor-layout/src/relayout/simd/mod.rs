@@ -175,11 +175,13 @@ pub(super) fn apart(bytes: isize) -> bool {
     bytes.unsigned_abs() > CLOSE_REPS
 }
 
-/// Whether the register blocks of a transpose of `ni x nj` units of `w` bytes leave units past them (`ni` or `nj`
-/// not a multiple of a lane's units): the edges that [`whole`] takes, or that the portable loops do.
+/// Whether the tiles' register blocks take a transpose of `ni x nj` units of `w` bytes (at least a lane's units
+/// each way) and leave units past them (`ni` or `nj` not a multiple of a lane's units): the edges that [`whole`]
+/// takes, or that the portable loops do. (The interleaves of fewer rows than a lane's units cover their rows
+/// whole.)
 pub(super) fn leaves_edges(ni: usize, nj: usize, w: usize) -> bool {
     let l = (16 / w.max(1)).max(1);
-    !ni.is_multiple_of(l) || !nj.is_multiple_of(l)
+    ni >= l && nj >= l && (!ni.is_multiple_of(l) || !nj.is_multiple_of(l))
 }
 
 /// Units per destination row of a tile (the destination run written at once) for `w`-byte units: 512 bytes,

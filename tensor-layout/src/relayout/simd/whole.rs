@@ -22,17 +22,15 @@ use super::isa::{Isa, Sse2};
 use super::net::micro;
 use super::out::{write_out, Along};
 use super::tiles::{pitch, take_rows};
-use super::{apart, Block};
+use super::{apart, leaves_edges, Block};
 
 /// Whether [`whole`] takes `b`'s transposes of `W`-byte units (`L` a lane's units): some units past the whole
 /// register blocks (`ni` or `nj` not a multiple of `L`), at least `L` each way, the whole block of a repetition
 /// within the scratch tile, and the repetitions run one by one (far apart in the source, or one alone).
 #[inline(always)]
 pub(super) fn fits<const W: usize, const L: usize>(b: &Block) -> bool {
-    let (ni, nj) = (b.ni, b.nj);
-    let edges = !ni.is_multiple_of(L) || !nj.is_multiple_of(L);
     let far = b.reps.n == 1 || apart(b.reps.src);
-    L > 1 && edges && b.tiled(L) && far && pitch(ni * W).saturating_mul(nj) <= b.scratch
+    leaves_edges(b.ni, b.nj, W) && far && pitch(b.ni * W).saturating_mul(b.nj) <= b.scratch
 }
 
 /// Every unit of repetition `b` (one alone: see [`Block::rep`]) through the scratch tile, in register blocks of
