@@ -279,6 +279,10 @@ fn full(o: &Options, r: &mut Vec<Row>) {
     // is transposed and written.
     one!(o, r, f32, (f32[4096,64,64]{2,1,0}), (f32[4096,64,64]{1,2,0}));
     one!(o, r, u8, (u8[4096,128,128]{2,1,0}), (u8[4096,128,128]{1,2,0}));
+    // Batches of transposes of odd sizes: each repetition through the scratch tile whole, edges included (u8, 73
+    // KB each), or its edges right after it (f32, 292 KB each).
+    one!(o, r, u8, (u8[917,371,197]{2,1,0}), (u8[917,371,197]{1,2,0}));
+    one!(o, r, f32, (f32[229,371,197]{2,1,0}), (f32[229,371,197]{1,2,0}));
 }
 
 /// The same pairs at 1/16 of the size (4 MiB arrays).
@@ -324,4 +328,6 @@ fn quick(o: &Options, r: &mut Vec<Row>) {
     one!(o, r, f32, (f32[750,1250]{1,0}), (f32[750,1250]{0,1}));
     one!(o, r, f32, (f32[256,64,64]{2,1,0}), (f32[256,64,64]{1,2,0}));
     one!(o, r, u8, (u8[256,128,128]{2,1,0}), (u8[256,128,128]{1,2,0}));
+    one!(o, r, u8, (u8[57,371,197]{2,1,0}), (u8[57,371,197]{1,2,0}));
+    one!(o, r, f32, (f32[14,371,197]{2,1,0}), (f32[14,371,197]{1,2,0}));
 }
