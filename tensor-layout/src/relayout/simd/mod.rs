@@ -72,7 +72,7 @@
 //! (edges narrower than a block) is left to the portable loops of [`super::kernels`], but where a repetition's
 //! whole block fits in the scratch tile: there the last blocks each way overlap the ones before, and the tile
 //! holds every unit of the repetition before it streams out ([`whole`]: batches of byte transposes of `371 x 197`
-//! from 0.22-0.24 of `memcpy` to 0.47-0.59, AMD EPYC Zen 4).
+//! from 0.22-0.24 of `memcpy` to 0.59-0.67, AMD EPYC Zen 4).
 //!
 //! Every function taking slices checks, before any pointer is formed, that the whole block lies within them
 //! ([`reach`]); the loops below then stay inside that block. `E` is a [`Scalar`] (sealed: plain values without
