@@ -100,6 +100,17 @@ impl Block {
         self.ni >= l && self.nj >= l
     }
 
+    /// Where repetition `k + 1`'s source starts, for the kernel that ends repetition `k` to prefetch, when the
+    /// repetitions run one by one (more than `CLOSE_REPS` apart, [`super::apart`]); null for the last one, or when
+    /// they run chunk by chunk.
+    #[inline(always)]
+    pub(super) fn next_source(&self, k: usize) -> *const u8 {
+        match k + 1 < self.reps.n && super::apart(self.reps.src) {
+            true => self.ps.wrapping_offset((k as isize + 1) * self.reps.src),
+            false => core::ptr::null(),
+        }
+    }
+
     /// Repetition `k` of the block, alone.
     #[inline(always)]
     pub(super) fn rep(&self, k: usize) -> Block {

@@ -97,6 +97,11 @@ fn run<E: Scalar>(
     ))
 }
 
+/// The instruction sets the CPU runs, narrowest first.
+fn levels() -> impl Iterator<Item = Level> {
+    [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= Level::get())
+}
+
 /// Both directions at every level the CPU runs, streaming and not, at skews 0, 1 and 3.
 fn both(a: &str, b: &str) {
     both_at(a, b, &[(false, 0), (true, 0), (true, 1), (false, 3), (true, 3)]);
@@ -105,10 +110,9 @@ fn both(a: &str, b: &str) {
 /// Both directions at every level the CPU runs, for each `(stream, skew)`.
 fn both_at(a: &str, b: &str, runs: &[(bool, usize)]) {
     let bits = ArrayShape::parse(a).unwrap().element_bits();
-    let top = Level::get();
     for (x, y) in [(a, b), (b, a)] {
         let pairs = reference(&ArrayShape::parse(x).unwrap(), &ArrayShape::parse(y).unwrap());
-        for level in [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= top) {
+        for level in levels() {
             for &(stream, skew) in runs {
                 let wrong = match bits {
                     8 => run::<u8>(x, y, &pairs, level, stream, skew),
@@ -249,7 +253,7 @@ fn transposes_through_the_first_level_tile() {
 /// A block larger than the scratch tile, without edges, or of fewer rows than a register block does not.
 #[test]
 fn small_transposes_of_odd_sizes_go_whole() {
-    let levels = [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= Level::get()).count();
+    let levels = levels().count();
     for (a, b, reps) in [
         ("u8[3,67,71]{2,1,0}", "u8[3,67,71]{1,2,0}", 3),
         ("u8[3,64,71]{2,1,0}", "u8[3,64,71]{1,2,0}", 3),
@@ -283,7 +287,7 @@ fn small_transposes_of_odd_sizes_go_whole() {
 /// fewer rows than a register block, all at once.
 #[test]
 fn batches_of_larger_transposes_do_their_edges_one_by_one() {
-    let levels = [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= Level::get()).count();
+    let levels = levels().count();
     let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20 };
     assert_eq!(tiny.scratch(), 32 << 10);
     scoped(&OVERRIDE, Some(tiny), || {
@@ -317,7 +321,7 @@ fn batches_prefetch_the_next_repetition() {
     ] {
         both(a, b);
         let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
-        for level in [Level::Sse2, Level::Avx2, Level::Avx512].into_iter().filter(|l| *l <= Level::get()) {
+        for level in levels() {
             THEN.with(|t| t.borrow_mut().clear());
             let wrong = match w {
                 1 => run::<u8>(a, b, &pairs, level, true, 0),

@@ -402,15 +402,11 @@ unsafe fn plan_avx2<const W: usize, const L: usize>(isa: Avx2, b: &Block) -> (us
 #[inline(always)]
 unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2>, b: &Block) -> (usize, usize) {
     let (ni, nj) = (b.ni, b.nj);
-    if whole::fits::<W, L>(b) {
+    if whole::fits::<W>(b) {
         // Every unit of each repetition at once, one by one, the next one's source prefetched as each streams out.
         for k in 0..b.reps.n {
-            let then = match k + 1 < b.reps.n {
-                true => b.ps.wrapping_offset((k as isize + 1) * b.reps.src),
-                false => core::ptr::null(),
-            };
             // SAFETY: repetition `k` of the caller's block; `fits` holds for it as for the block.
-            unsafe { whole::whole::<I, W, L>(isa, &b.rep(k), then) };
+            unsafe { whole::whole::<I, W, L>(isa, &b.rep(k), b.next_source(k)) };
         }
         (ni, nj)
     } else if b.tiled(L) {
@@ -437,10 +433,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
             |k, r, lo, hi| unsafe {
                 // Repetitions far apart go one by one, all rows at once (a batch of small transposes): the
                 // kernel that ends one prefetches the next one's source ([`Block::then`]).
-                let then = match k + 1 < b.reps.n && apart(b.reps.src) {
-                    true => b.ps.wrapping_offset((k as isize + 1) * b.reps.src),
-                    false => core::ptr::null(),
-                };
+                let then = b.next_source(k);
                 // Streaming units of 1 to 4 bytes go through the first level's tile on AVX2 and AVX-512, from the
                 // first row whose runs start on a line; the rows before it through the second level's.
                 let first = match (I::LANES >= 2, avx2) {

@@ -28,11 +28,11 @@ use super::out::{write_out, Along};
 use super::tiles::{pitch, take_rows};
 use super::{apart, leaves_edges, Block};
 
-/// Whether [`whole`] takes `b`'s transposes of `W`-byte units (`L` a lane's units): some units past the whole
-/// register blocks (`ni` or `nj` not a multiple of `L`), at least `L` each way, the whole block of a repetition
+/// Whether [`whole`] takes `b`'s transposes of `W`-byte units: some units past the whole register blocks (`ni` or
+/// `nj` not a multiple of a lane's units, [`leaves_edges`]), at least a lane's each way, the whole block of a repetition
 /// within the scratch tile, and the repetitions run one by one (far apart in the source, or one alone).
 #[inline(always)]
-pub(super) fn fits<const W: usize, const L: usize>(b: &Block) -> bool {
+pub(super) fn fits<const W: usize>(b: &Block) -> bool {
     let far = b.reps.n == 1 || apart(b.reps.src);
     leaves_edges(b.ni, b.nj, W) && far && pitch(b.ni * W).saturating_mul(b.nj) <= b.scratch
 }
