@@ -461,6 +461,67 @@ fn transposes_carry_partial_lines_down_the_strips() {
     });
 }
 
+/// The tiles take a transpose's last source rows past a multiple of a lane's units themselves, where the
+/// destination rows lie off 32-byte boundaries: the SIMD kernels cover every row (the columns past a multiple of a
+/// lane are left), every unit they cover right, nothing else written. With the smallest scratch tile, so that
+/// several tiles go down each strip (`Carry`): the last rows fewer than a block past the last whole tile (it takes
+/// them), the last band of a tile fewer than a block (a block ending at the last row), one tile alone; every level,
+/// streaming or not, at skews that put the rows' starts at different places in their lines.
+#[test]
+fn the_tiles_cover_the_last_rows() {
+    use super::super::io::Mode;
+    use super::super::kernels::Transpose;
+    fn check<E: Scalar>(ni: usize, nj: usize) {
+        let w = core::mem::size_of::<E>();
+        let (l, one) = (16 / w, Mode { n: 1, src: 0, dst: 0 });
+        let tr = Transpose {
+            unit: 1,
+            inner: 1,
+            i: [Mode { n: ni, src: nj as isize, dst: 1 }, one],
+            j: [Mode { n: nj, src: 1, dst: ni as isize }, one],
+        };
+        let value = |s: usize| E::from_scalar_bits((s as u128).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x5a);
+        let guard = E::from_scalar_bits(0x33);
+        for level in levels() {
+            for (stream, skew) in [(false, 0), (true, 0), (true, 1), (true, 16 / w), (true, 48 / w)] {
+                let src: Vec<E> = (0..ni * nj + skew).map(value).collect();
+                let mut dst = vec![guard; ni * nj + skew];
+                let done = scoped(&CAP, level, || {
+                    let done = super::transpose(&src[skew..], 0, &mut dst[skew..], 0, &tr, one, one, stream);
+                    kernels::finish(stream);
+                    done
+                });
+                let at = format!("{ni} x {nj} of {w} bytes ({level:?}, stream {stream}, skew {skew})");
+                // (The blocks too large for the scratch tile whole: `whole` would take the last columns too.)
+                assert_eq!(done, (ni, nj / l * l), "{at}");
+                for j in 0..nj {
+                    for i in 0..ni {
+                        let (got, from) = (dst[skew + j * ni + i], skew + i * nj + j);
+                        let want = if j < done.1 { src[from] } else { guard };
+                        assert_eq!(got.to_scalar_bits(), want.to_scalar_bits(), "{at}: unit ({i}, {j})");
+                    }
+                }
+            }
+        }
+    }
+    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, l2_ways: 8, last: 2 << 20 };
+    scoped(&OVERRIDE, Some(small), || {
+        // Tiles of 512 bytes of rows down strips: 5 and 13 rows past the last whole tile (fewer than a block),
+        // 37 (more); one tile of 67 rows; rows of 25 f64 and 100 bytes, a tile each (more than the scratch).
+        for ni in [1029, 1037, 1061] {
+            check::<u8>(ni, 90);
+        }
+        check::<u8>(67, 700);
+        check::<u8>(100, 700);
+        check::<u16>(517, 70);
+        check::<u16>(25, 900);
+        check::<u32>(261, 50);
+        check::<u32>(131, 64);
+        check::<u64>(69, 40);
+        check::<u64>(25, 300);
+    });
+}
+
 /// Regions of whole and partial tiles larger than twice a band (a quarter of the L2: 32 KiB with a 128 KiB L2) go
 /// band by band across the dimension outermost in the source, every box of a band before the next band: bands of
 /// whole rows of tiles with a partial one last, bands of single indices of an untiled dimension; streamed into

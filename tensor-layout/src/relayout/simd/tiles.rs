@@ -37,8 +37,10 @@ pub(super) fn block_shape<I: Isa, const W: usize, const L: usize>(full: bool) ->
     }
 }
 
-/// The tiles of a transpose over source rows `lo .. hi` (multiples of the block's rows) and `fj` units (a
-/// multiple of `L`): each tile transposed into the scratch tile in register blocks, then written out row by row.
+/// The tiles of a transpose over source rows `lo .. hi` (at least the block's rows; where `hi - lo` is not a
+/// multiple of them, the last block of each band ends at the band's last row, over rows of the block before: see
+/// [`blocks`]) and `fj` units (a multiple of `L`): each tile transposed into the scratch tile in register blocks,
+/// then written out row by row.
 /// The blocks are the lane-parallel `L x L * lanes` blocks of `isa` ([`micro`]), or with `full` AVX2's `8 x 8`
 /// and `4 x 4` blocks of 32-byte rows ([`micro_avx`]); the columns of a tile past the last whole block go in SSE2
 /// blocks. The tiles go along the source rows, or, streaming into runs off line boundaries with more than one
@@ -46,8 +48,9 @@ pub(super) fn block_shape<I: Isa, const W: usize, const L: usize>(full: bool) ->
 /// partial line from one tile to the next ([`Carry`]).
 ///
 /// # Safety
-/// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `full` only with `W` of 4
-/// or 8 and the CPU running AVX2, and then `hi - lo` and `fj` multiples of `32 / W`.
+/// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `hi - lo` at least the
+/// block's rows (`L`, or with `full` `32 / W`); `full` only with `W` of 4 or 8 and the CPU running AVX2, and then
+/// `fj` a multiple of `32 / W`.
 #[inline(always)]
 pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     isa: I,
@@ -68,7 +71,11 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let carry = if b.stream && !lined && several { (b.scratch / 8 / 64).max(64) } else { 0 };
     let scratch = b.scratch - carry * 64;
     let ti = tile_rows(W, ei, hi - lo, fj, scratch);
-    let pitch = pitch(ti * W);
+    // Rows past the last whole tile fewer than a block (the source's last rows, not a multiple of a block): the
+    // last tile takes them too, so that it holds at least a block.
+    let rem = (hi - lo) % ti;
+    let short = if rem < ei { rem } else { 0 };
+    let pitch = pitch((ti + short) * W);
     let room = (scratch / pitch).min(fj);
     let room = if carry > 0 { room.min(carry) } else { room };
     // Whole blocks per tile, else whole SSE2 blocks (`room` is at least 49 units: `pitch` is at most 576 bytes
@@ -94,12 +101,12 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     // by band, one row at a time (see `Ahead`).
     let (mut from, mut next, mut first2) = (Lined([b.ps; 64]), Lined([b.ps; 64]), Lined([b.ps; 64]));
     let (from, next, first2) = (&mut from.0, &mut next.0, &mut first2.0);
-    let (down, across) = ((hi - lo).div_ceil(ti), fj.div_ceil(tj));
+    let (down, across) = ((hi - lo - short).div_ceil(ti), fj.div_ceil(tj));
     // Tile `k`: its source rows `it .. te` and units `jt .. je`.
     let tile = |k: usize| {
         let (kt, kj) = if carry > 0 { (k % down, k / down) } else { (k / across, k % across) };
         let (it, jt) = (lo + kt * ti, kj * tj);
-        (it, jt, (it + ti).min(hi), (jt + tj).min(fj))
+        (it, jt, if kt + 1 == down { hi } else { it + ti }, (jt + tj).min(fj))
     };
     for k in 0..down * across {
         let (it, jt, te, je) = tile(k);
@@ -126,7 +133,13 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         }
         let mut ib = it;
         while ib < te {
-            let nb = eb.min(te - ib);
+            let mut nb = eb.min(te - ib);
+            if nb < ei {
+                // The tile's last rows, fewer than a block (the tile holds more): a band of one block ending at
+                // the last row, over rows of the band before (written into the scratch again, the same values).
+                (ib, nb) = (te - ei, ei);
+                rows = b.g.src_rows(ib);
+            }
             take_rows(b.ps, &mut rows, jt * W, &mut from[..nb]);
             let pre = if ahead { eb.min(te - ib - nb) } else { 0 };
             // Rows shorter than a line that follow one another are one stream: its bytes the prefetch distance
@@ -174,7 +187,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             let mut jb = jt;
             // The columns before the first aligned block: SSE2 blocks of `L x L`.
             while jb < jt + head {
-                for r in (0..nb).step_by(L) {
+                for r in blocks(nb, L) {
                     // SAFETY: as below, `L` rows and `L` units within the tile.
                     unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], (jb - jt) * W, to_at(jb, r), pitch, b.inner) };
                 }
@@ -191,7 +204,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                     }
                     line += 64;
                 }
-                for r in (0..nb).step_by(ei) {
+                for r in blocks(nb, ei) {
                     let to = to_at(jb, r);
                     // SAFETY: the pointers above lie within the caller's block and the scratch tile; the
                     // blocks match the caller's instruction set.
@@ -207,7 +220,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             }
             // The columns past the last whole block: SSE2 blocks of `L x L`, `L` rows at a time.
             while jb < je {
-                for r in (0..nb).step_by(L) {
+                for r in blocks(nb, L) {
                     // SAFETY: as above, `L` rows and `L` units within the tile.
                     unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], (jb - jt) * W, to_at(jb, r), pitch, b.inner) };
                 }
@@ -245,6 +258,16 @@ std::thread_local!(
     pub(super) static THEN: core::cell::RefCell<std::vec::Vec<isize>> =
         const { core::cell::RefCell::new(std::vec::Vec::new()) }
 );
+
+/// The first rows of the register blocks of `e` rows over a band of `n >= e` rows: every `e`-th row, the last
+/// block ending at the band's last row (over rows of the block before where `n` is not a multiple of `e`: the
+/// source's last rows, whose units the portable loops wrote again into every destination row otherwise, a line
+/// read for each: transposes of u8 `[100, 671089]`, bf16 `[25, 1342177]` ran at half the speed of `[96, ..]`,
+/// `[24, ..]` so).
+#[inline(always)]
+fn blocks(n: usize, e: usize) -> impl Iterator<Item = usize> {
+    (0..n).step_by(e).map(move |r| r.min(n - e))
+}
 
 /// The next `to.len()` source rows of `rows`, from `ps`, at byte `at` of each.
 #[inline(always)]
