@@ -300,11 +300,15 @@ fn transposes_from_rows_off_their_vectors_boundaries() {
 
 /// Streaming transposes into destination rows whose runs do not start on a line (160, 272 and 150 bytes apart): under
 /// Miri the tiles are 64 bytes of each destination row and the scratch 8 KiB, so that two or three tiles go down
-/// each strip of columns, carrying the partial line at the end of each run into the next.
+/// each strip of columns, carrying the partial line at the end of each run into the next. Source rows past a
+/// multiple of a register block (133 bytes, 35 f32), too many for the scratch tile whole: the last tile takes the
+/// last rows (5 and 3, fewer than a block), its last band a block ending at the last row, over rows before it.
 #[test]
 fn transposes_carrying_partial_lines() {
     round_trip::<u32>(&["f32[40,68]", "f32[40,68]{0,1}"]);
     round_trip::<u8>(&["u8[150,40]", "u8[150,40]{0,1}"]);
+    round_trip::<u8>(&["u8[133,100]", "u8[133,100]{0,1}"]);
+    round_trip::<u32>(&["f32[35,60]", "f32[35,60]{0,1}"]);
 }
 
 /// Streaming transposes of bytes, bf16, f32 and 16-byte units into destination rows a multiple of 64 bytes apart:

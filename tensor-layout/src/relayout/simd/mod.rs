@@ -87,6 +87,8 @@ use crate::view::Scalar;
 
 mod block;
 pub(crate) mod cache;
+#[cfg(all(test, feature = "std"))]
+mod edges;
 mod few;
 mod isa;
 mod l1tiles;
