@@ -55,21 +55,26 @@ pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '
     }
 }
 
-/// Whether the boxes of `region` (elements of `size` bytes) share the source of bands across dimension `d`:
-/// another dimension has more than one piece (whole tiles and a partial one) and its top digit steps less than a
-/// page through the source, so that the boxes read the same rows or pages (row-major rows cut by the
-/// destination's tiles). Where only `d` has more than one piece, a band holds one box but at its edge; where the
-/// other pieces lie whole pages apart (the source's tiles of 4 KiB and more), each box reads pages of its own. The
-/// bands then only cut the kernels' runs short: f32 `[11044,1536]{1,0:T(8,128)}` to `{0,1}` (a partial tile of
-/// rows) went in bands of 80 rows, runs of 320 bytes in destination rows off lines, whose partial lines each band
-/// wrote with ordinary stores, at 0.27-0.32 of `memcpy`, whole at 0.43-0.51; bf16 `[22087,1519]{1,0:T(16,128)(2,1)}`
-/// (a partial tile each way) 0.29-0.31 in bands, whole 0.47 (AMD EPYC Zen 4).
+/// Whether the boxes of `region` (elements of `size` bytes) share bands across dimension `d`: another dimension
+/// has more than one piece (whole tiles and a partial one) and its top digit steps less than a page through the
+/// source or the destination, so that the boxes of a band read the same rows or pages of the source (row-major
+/// rows cut by the destination's tiles) or write the same ones of the destination (rows of a row-major array
+/// unpacked from whole tiles and a partial one). Where only `d` has more than one piece, a band holds one box but
+/// at its edge; where the other pieces lie whole pages apart on both sides (the source's tiles of 4 KiB and more
+/// transposed), each box reads and writes pages of its own. The bands then only cut the kernels' runs short: f32
+/// `[11044,1536]{1,0:T(8,128)}` to `{0,1}` (a partial tile of rows) went in bands of 80 rows, runs of 320 bytes in
+/// destination rows off lines, whose partial lines each band wrote with ordinary stores, at 0.27-0.32 of
+/// `memcpy`, whole at 0.43-0.51; bf16 `[22087,1519]{1,0:T(16,128)(2,1)}` (a partial tile each way) 0.29-0.31 in
+/// bands, whole 0.47 (AMD EPYC Zen 4).
 fn shared(axes: &Axes, region: &Region, d: usize, size: usize) -> bool {
     let mut pieces = [Piece::default(); 2 * MAX_DIGITS];
     (0..axes.rank).any(|e| {
         let axis = &axes.axes[e];
-        let step = axis.src[axis.digits.max(1) - 1].unsigned_abs().saturating_mul(size);
-        e != d && step < PAGE && axis.pieces(region.lo[e], region.hi[e], &mut pieces) > 1
+        let top = axis.digits.max(1) - 1;
+        let near = |stride: isize| stride.unsigned_abs().saturating_mul(size) < PAGE;
+        e != d
+            && (near(axis.src[top]) || near(axis.dst[top]))
+            && axis.pieces(region.lo[e], region.hi[e], &mut pieces) > 1
     })
 }
 
@@ -386,9 +391,10 @@ mod tests {
     }
 
     /// Bands across the source's outermost dimension are kept where other boxes read the same rows or pages of
-    /// the source: row-major rows cut by the destination's tiles, u8 tiles of 1 KiB (`(8,128)(4,1)`) with a
-    /// partial one; not where only that dimension has a partial piece, nor where the other pieces are whole
-    /// source tiles of 4 KiB (f32 `T(8,128)`, bf16 `(16,128)(2,1)`): each box then reads pages of its own.
+    /// the source (row-major rows cut by the destination's tiles, u8 tiles of 1 KiB (`(8,128)(4,1)`) with a
+    /// partial one) or write those of the destination (rows unpacked from whole tiles and a partial one); not
+    /// where only that dimension has a partial piece, nor where the other pieces are whole source tiles of 4 KiB
+    /// (f32 `T(8,128)`, bf16 `(16,128)(2,1)`) written to columns: each box then reads and writes pages of its own.
     #[test]
     fn bands_are_kept_where_boxes_share_the_source() {
         for (a, b, size, kept) in [
@@ -397,6 +403,7 @@ mod tests {
             ("bf16[22087,1519]{1,0:T(16,128)(2,1)}", "bf16[22087,1519]{0,1}", 2, false),
             ("bf16[60000,500]", "bf16[60000,500]{1,0:T(8,128)(2,1)}", 2, true),
             ("u8[40000,1500]{1,0:T(8,128)(4,1)}", "u8[40000,1500]{0,1}", 1, true),
+            ("f32[4000,4000]{1,0:T(8,128)}", "f32[4000,4000]{1,0}", 4, true),
         ] {
             let (axes, region) = nests(a, b);
             let (d, _) = bands(&axes, &region, size, 256 << 10, 2).unwrap();
