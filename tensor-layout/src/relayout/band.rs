@@ -2,7 +2,8 @@
 //! second-level cache holds goes band by band across the dimension outermost in the source, each band every box,
 //! so that a band's source is read from memory once, by the first box, and stays in the cache for the others.
 //! (Box by box, each box read the whole source again from memory: bf16 `[60000,500]` into `(8,128)(2,1)` ran at
-//! 0.40 of `memcpy`.)
+//! 0.40 of `memcpy`.) Only where the boxes share pages of a band, of the source or the destination ([`shared`]):
+//! else the bands only cut the kernels' runs short.
 //!
 //! Where the destination is streamed and a band's destination is one run that holds nothing else ([`run`]): every
 //! slot from its first to its last one of the band's indices (rows of a row-major array unpacked from tiles), or
