@@ -76,19 +76,20 @@ fn batches_of_larger_transposes_do_their_edges_one_by_one() {
     });
 }
 
-/// The tiles take a transpose's last source rows past a multiple of a lane's units themselves, where the
-/// destination rows lie off 32-byte boundaries: the SIMD kernels cover every row (the columns past a multiple of a
-/// lane are left), every unit they cover right, nothing else written. With the smallest scratch tile, so that
-/// several tiles go down each strip (`Carry`): the last rows fewer than a block past the last whole tile (it takes
-/// them), the last band of a tile fewer than a block (a block ending at the last row), one tile alone; every level,
-/// streaming or not, at skews that put the rows' starts at different places in their lines.
+/// The tiles take a transpose's last source rows and units past a multiple of a lane's units themselves, where
+/// the destination rows lie off 32-byte boundaries: the SIMD kernels cover every unit, every one right, nothing
+/// else written. With the smallest scratch tile, so that several tiles go down each strip (`Carry`) and across:
+/// the last rows fewer than a block past the last whole tile (it takes them), the last band of a tile fewer than a
+/// block (a block ending at the last row), one tile alone; the last units past a multiple of a lane (a block
+/// ending at the last unit), a last tile across of fewer than a lane's units (moved back over the tile before);
+/// every level, streaming or not, at skews that put the rows' starts at different places in their lines.
 #[test]
-fn the_tiles_cover_the_last_rows() {
+fn the_tiles_cover_the_last_rows_and_units() {
     use super::super::io::Mode;
     use super::super::kernels::Transpose;
     fn check<E: Scalar>(ni: usize, nj: usize) {
         let w = core::mem::size_of::<E>();
-        let (l, one) = (16 / w, Mode { n: 1, src: 0, dst: 0 });
+        let one = Mode { n: 1, src: 0, dst: 0 };
         let tr = Transpose {
             unit: 1,
             inner: 1,
@@ -107,15 +108,14 @@ fn the_tiles_cover_the_last_rows() {
                     done
                 });
                 let at = format!("{ni} x {nj} of {w} bytes ({level:?}, stream {stream}, skew {skew})");
-                // (The blocks too large for the scratch tile whole: `whole` would take the last columns too.)
-                assert_eq!(done, (ni, nj / l * l), "{at}");
+                assert_eq!(done, (ni, nj), "{at}");
                 for j in 0..nj {
                     for i in 0..ni {
                         let (got, from) = (dst[skew + j * ni + i], skew + i * nj + j);
-                        let want = if j < done.1 { src[from] } else { guard };
-                        assert_eq!(got.to_scalar_bits(), want.to_scalar_bits(), "{at}: unit ({i}, {j})");
+                        assert_eq!(got.to_scalar_bits(), src[from].to_scalar_bits(), "{at}: unit ({i}, {j})");
                     }
                 }
+                assert!(dst[..skew].iter().all(|x| x.to_scalar_bits() == guard.to_scalar_bits()), "{at}");
             }
         }
     }
@@ -123,10 +123,16 @@ fn the_tiles_cover_the_last_rows() {
     scoped(&OVERRIDE, Some(small), || {
         // Tiles of 512 bytes of rows down strips: 5 and 13 rows past the last whole tile (fewer than a block),
         // 37 (more); one tile of 67 rows; rows of 25 f64 and 100 bytes, a tile each (more than the scratch).
+        // Strips of 32 units (48 on SSE2): the last 26 (42), 5 (21: fewer than a lane on AVX2); short source rows
+        // of 25 bf16, 37 f64 and 100 bytes, a unit or a few past a lane's multiple.
         for ni in [1029, 1037, 1061] {
             check::<u8>(ni, 90);
         }
+        check::<u8>(1029, 69);
         check::<u8>(67, 700);
+        check::<u8>(2000, 100);
+        check::<u16>(1500, 25);
+        check::<u64>(701, 37);
         check::<u8>(100, 700);
         check::<u16>(517, 70);
         check::<u16>(25, 900);

@@ -422,12 +422,14 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         let full = avx2
             .filter(|_| (W == 4 || W == 8) && fi % m == 0 && fj % m == 0 && matches!((W, b.inner), (_, 1) | (8, 2)));
         let (ei, _) = block_shape::<I, W, L>(full.is_some());
-        // The source's last rows past a multiple of `L` go with the last tile (its last block over rows of the one
-        // before) where the tiles alone take every row, the destination rows off 32-byte boundaries (the first
-        // level's tiles and the bands of lines need them on: [`l1tiles::start`], [`lines::span`]; the same
-        // for every repetition, so that all cover the same rows).
+        // The source's last rows and units past a multiple of `L` go with the last tiles (their last blocks over
+        // rows and units of the ones before) where the tiles alone take every row, the destination rows off
+        // 32-byte boundaries (the first level's tiles and the bands of lines need them on: [`l1tiles::start`],
+        // [`lines::span`]; the same for every repetition, so that all cover the same units).
         let lined = |d: isize| d.unsigned_abs().is_multiple_of(32);
-        let edge = fi < ni && !(lined(b.g.dj0) && (fj <= b.g.nj0 || lined(b.g.dj1)));
+        let alone = !(lined(b.g.dj0) && (fj <= b.g.nj0 || lined(b.g.dj1)));
+        let edge = alone && fi < ni;
+        let cols = if alone { nj } else { fj };
         // Whole bands stream a destination line at a time ([`lines`], with AVX2's blocks only: 1- and 2-byte
         // units it does not speed up, and SSE2 alone is rare); the rows before and after them, and blocks that do
         // not stream, go through the scratch tile. The rows before the first band are a multiple of `L` (the
@@ -447,7 +449,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 let then = b.next_source(k);
                 // Streaming units of 1 to 4 bytes go through the first level's tile on AVX2 and AVX-512, from the
                 // first row whose runs start on a line; the rows before it through the second level's.
-                let first = match (I::LANES >= 2 && !edge, avx2) {
+                let first = match (I::LANES >= 2 && !alone, avx2) {
                     (true, Some(avx2)) => l1tiles::start::<W, L>(r, lo, hi, fj).map(|first| (first, avx2)),
                     _ => None,
                 };
@@ -457,7 +459,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                     return;
                 }
                 let (start, end) = match full {
-                    Some(avx2) if (W == 4 || W == 8) && !edge => match lines::span::<W>(r, lo, hi, fj) {
+                    Some(avx2) if (W == 4 || W == 8) && !alone => match lines::span::<W>(r, lo, hi, fj) {
                         Some(span) => {
                             lines::bands::<W, L>(avx2, r, span, fj);
                             (span.start, span.end)
@@ -475,7 +477,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                         &Block { then, ..*r },
                         lo,
                         last,
-                        fj,
+                        cols,
                     );
                     return;
                 }
@@ -485,7 +487,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 }
             },
         );
-        (if edge { ni } else { fi }, fj)
+        (if edge { ni } else { fi }, cols)
     } else if b.inner > 1 {
         // Only the tiles transpose blocks inside units.
         (0, 0)

@@ -39,8 +39,10 @@ pub(super) fn block_shape<I: Isa, const W: usize, const L: usize>(full: bool) ->
 
 /// The tiles of a transpose over source rows `lo .. hi` (at least the block's rows; where `hi - lo` is not a
 /// multiple of them, the last block of each band ends at the band's last row, over rows of the block before: see
-/// [`blocks`]) and `fj` units (a multiple of `L`): each tile transposed into the scratch tile in register blocks,
-/// then written out row by row.
+/// [`blocks`]) and `fj` units (at least `L`; where not a multiple of `L`, the last block of the last tile's
+/// columns ends at its last unit, over units of the one before, and a last tile of fewer than `L` units starts
+/// `L` units before the end, over units of the tile before): each tile transposed into the scratch tile in
+/// register blocks, then written out row by row.
 /// The blocks are the lane-parallel `L x L * lanes` blocks of `isa` ([`micro`]), or with `full` AVX2's `8 x 8`
 /// and `4 x 4` blocks of 32-byte rows ([`micro_avx`]); the columns of a tile past the last whole block go in SSE2
 /// blocks. The tiles go along the source rows, or, streaming into runs off line boundaries with more than one
@@ -49,8 +51,8 @@ pub(super) fn block_shape<I: Isa, const W: usize, const L: usize>(full: bool) ->
 ///
 /// # Safety
 /// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `hi - lo` at least the
-/// block's rows (`L`, or with `full` `32 / W`); `full` only with `W` of 4 or 8 and the CPU running AVX2, and then
-/// `fj` a multiple of `32 / W`.
+/// block's rows (`L`, or with `full` `32 / W`), `fj` at least `L`; `full` only with `W` of 4 or 8 and the CPU
+/// running AVX2.
 #[inline(always)]
 pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     isa: I,
@@ -106,7 +108,10 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let tile = |k: usize| {
         let (kt, kj) = if carry > 0 { (k % down, k / down) } else { (k / across, k % across) };
         let (it, jt) = (lo + kt * ti, kj * tj);
-        (it, jt, if kt + 1 == down { hi } else { it + ti }, (jt + tj).min(fj))
+        let je = (jt + tj).min(fj);
+        // A last tile of fewer than `L` units (`fj` not a multiple of `L`) ends at the last unit, over units of
+        // the tile before (its destination rows written again, the same values).
+        (it, jt.min(je.saturating_sub(L)), if kt + 1 == down { hi } else { it + ti }, je)
     };
     for k in 0..down * across {
         let (it, jt, te, je) = tile(k);
@@ -187,9 +192,11 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             let mut jb = jt;
             // The columns before the first aligned block: SSE2 blocks of `L x L`.
             while jb < jt + head {
+                // (The last block ends at the tile's last unit: `head` may be all of a tile's units.)
+                let j1 = jb.min(je - L);
                 for r in blocks(nb, L) {
                     // SAFETY: as below, `L` rows and `L` units within the tile.
-                    unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], (jb - jt) * W, to_at(jb, r), pitch, b.inner) };
+                    unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], (j1 - jt) * W, to_at(j1, r), pitch, b.inner) };
                 }
                 jb += L;
             }
@@ -218,11 +225,13 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                 }
                 jb += ej;
             }
-            // The columns past the last whole block: SSE2 blocks of `L x L`, `L` rows at a time.
+            // The columns past the last whole block: SSE2 blocks of `L x L`, `L` rows at a time, the last one
+            // ending at the tile's last unit.
             while jb < je {
+                let j1 = jb.min(je - L);
                 for r in blocks(nb, L) {
                     // SAFETY: as above, `L` rows and `L` units within the tile.
-                    unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], (jb - jt) * W, to_at(jb, r), pitch, b.inner) };
+                    unsafe { micro::<Sse2, W, L>(Sse2, &from[r..], (j1 - jt) * W, to_at(j1, r), pitch, b.inner) };
                 }
                 jb += L;
             }
