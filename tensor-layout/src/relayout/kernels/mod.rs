@@ -336,8 +336,10 @@ std::thread_local!(
 /// them too where they can: a second call over the last columns, as many as they took whole (a power of two at
 /// least the columns left, at most `dj`), writing the columns before them again with the same values. Left unit
 /// by unit ([`units`]), the last columns of short rows were a second pass over the source, strided: pred
-/// `[168192,399]` transposed, 15 columns of 399, spent two fifths of its time there. The columns done (`nj` where
-/// the second call took them all for rows `..di`).
+/// `[168192,399]` transposed, 15 columns of 399, spent two fifths of its time there. (Where the tiles alone take
+/// every row, destination rows off 32-byte boundaries, they take the last columns themselves and leave none: this
+/// second call read 16 units of every source row again, the whole source of short rows.) The columns done (`nj`
+/// where the second call took them all for rows `..di`).
 #[cfg(target_arch = "x86_64")]
 fn tail<E: Scalar>(
     io: &mut Io<'_, '_, E>,

@@ -72,10 +72,11 @@
 //! (edges narrower than a block) is left to the portable loops of [`super::kernels`], but where a repetition's
 //! whole block fits in the scratch tile: there the last blocks each way overlap the ones before, and the tile
 //! holds every unit of the repetition before it streams out ([`whole`]: batches of byte transposes of `371 x 197`
-//! from 0.22-0.24 of `memcpy` to 0.59-0.67, AMD EPYC Zen 4). Nor are the last source rows, where the tiles alone
-//! take every row (destination rows off 32-byte boundaries): the last tile takes them, its last block over rows of
-//! the one before, so that no destination row is written again for its last units (f64 transposes of 25 rows of
-//! 331,264 units from 0.23-0.31 of `memcpy` to 0.62-0.71, bf16 `[25,1342177]` 0.20-0.22 to 0.59-0.65).
+//! from 0.22-0.24 of `memcpy` to 0.59-0.67, AMD EPYC Zen 4). Nor are the last source rows and units, where the
+//! tiles alone take every row (destination rows off 32-byte boundaries): the last tiles take them, their last
+//! blocks over rows and units of the ones before, so that no destination row is written again for its last units
+//! nor any source row read again for its last ones (f64 transposes of 25 rows of 331,264 units from 0.23-0.31 of
+//! `memcpy` to 0.62-0.71, bf16 `[25,1342177]` 0.20-0.22 to 0.59-0.65, `[1342177,25]` 0.24-0.25 to 0.54-0.57).
 //!
 //! Every function taking slices checks, before any pointer is formed, that the whole block lies within them
 //! ([`reach`]); the loops below then stay inside that block. `E` is a [`Scalar`] (sealed: plain values without
