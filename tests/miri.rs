@@ -330,6 +330,10 @@ fn transposes_through_the_first_level_tile() {
     // f32 destination rows 352 bytes apart (every other row's runs on a line) from source rows on lines: the partial
     // lines of each run written with ordinary stores.
     round_trip::<u32>(&["f32[88,64]", "f32[88,64]{0,1}"]);
+    // Source rows of 140 bytes (12 past a multiple of 16), destination rows on lines: the last tile along, of 12
+    // units (64 a tile), starts 16 units before the end (and back, rows of 140 bytes: the second level's tiles take
+    // the last source rows).
+    round_trip::<u8>(&["u8[64,140]", "u8[64,140]{0,1}"]);
 }
 
 /// Batches of small streaming transposes whose repetitions lie more than 4 KiB apart (5,120 and 4,608 bytes):

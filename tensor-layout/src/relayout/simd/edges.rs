@@ -9,7 +9,8 @@ use std::{format, vec};
 
 use super::super::kernels::{self, ONE_BY_ONE};
 use super::cache::{Caches, OVERRIDE};
-use super::isa::CAP;
+use super::isa::{Level, CAP};
+use super::l1tiles::TAKEN;
 use super::levels::{both, levels, scoped};
 use super::whole::WHOLE;
 use crate::view::Scalar;
@@ -76,13 +77,14 @@ fn batches_of_larger_transposes_do_their_edges_one_by_one() {
     });
 }
 
-/// The tiles take a transpose's last source rows and units past a multiple of a lane's units themselves, where
-/// the destination rows lie off 32-byte boundaries: the SIMD kernels cover every unit, every one right, nothing
-/// else written. With the smallest scratch tile, so that several tiles go down each strip (`Carry`) and across:
+/// The tiles take a transpose's last source rows (where the destination rows lie off 32-byte boundaries) and units
+/// past a multiple of a lane's units themselves: the SIMD kernels cover every unit, every one right, nothing else
+/// written. With the smallest scratch tile, so that several tiles go down each strip (`Carry`) and across:
 /// the last rows fewer than a block past the last whole tile (it takes them), the last band of a tile fewer than a
 /// block (a block ending at the last row), one tile alone; the last units past a multiple of a lane (a block
-/// ending at the last unit), a last tile across of fewer than a lane's units (moved back over the tile before);
-/// every level, streaming or not, at skews that put the rows' starts at different places in their lines.
+/// ending at the last unit), a last tile across of fewer than a lane's units (moved back over the tile before), and
+/// the last units where destination rows lie on lines (the first level's tiles); every level, streaming or not, at
+/// skews that put the rows' starts at different places in their lines.
 #[test]
 fn the_tiles_cover_the_last_rows_and_units() {
     use super::super::io::Mode;
@@ -133,6 +135,15 @@ fn the_tiles_cover_the_last_rows_and_units() {
         check::<u8>(2000, 100);
         check::<u16>(1500, 25);
         check::<u64>(701, 37);
+        // Destination rows on lines: the first level's tiles, streaming on AVX2 (bytes: 6 and 2 units past a
+        // lane's multiple, the last tile of 2 units moved back; f32: 1), and f64's second-level tiles in place of
+        // the bands of lines (source rows of 296 bytes).
+        let taken = TAKEN.with(|t| t.get());
+        check::<u8>(1024, 150);
+        check::<u8>(1024, 130);
+        check::<u32>(256, 37);
+        assert!(Level::get() < Level::Avx2 || TAKEN.with(|t| t.get()) > taken);
+        check::<u64>(128, 37);
         check::<u8>(100, 700);
         check::<u16>(517, 70);
         check::<u16>(25, 900);

@@ -85,8 +85,10 @@ pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: us
 }
 
 /// The tiles of a transpose over source rows `lo .. hi` (a multiple of `L` rows, from [`start`]) and `fj` units
-/// (a multiple of `L`), in register blocks of `L` rows and `L * I::LANES` units (SSE2's `L x L` before the first
-/// column at which the rows' loads are aligned, and past the last whole block).
+/// (at least `L`; past a multiple of `L`, the last block of the last tile ends at its last unit and a last tile of
+/// fewer than `L` units starts `L` before the end, over units before them, as in [`super::tiles`]), in register
+/// blocks of `L` rows and `L * I::LANES` units (SSE2's `L x L` before the first column at which the rows' loads
+/// are aligned, and past the last whole block).
 ///
 /// # Safety
 /// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `lo` from [`start`]; the CPU
@@ -119,7 +121,8 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             (true, _) => (c0 + (kj - 1) * tj, c0 + kj * tj),
             (false, _) => (kj * tj, (kj + 1) * tj),
         };
-        (it, jt, (it + ti).min(hi), je.min(fj))
+        let je = je.min(fj);
+        (it, jt.min(je - L), (it + ti).min(hi), je)
     };
     // The starts of the source rows of the tiles along, filled once for each of them (one row at a time). The
     // register blocks read them as they are, at byte `jb * W`, and the stage's rows are found once a call: no array
@@ -205,8 +208,10 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             // In bounds: source rows `ib .. ib + L <= te` at units `jb .. + ej <= je` (or `L`); scratch rows
             // `jb - jt < tj` at bytes `(ib - it) * W .. + L * W <= run`.
             while jb < jt + head {
+                // (The last block ends at the tile's last unit: `head` may be all of a tile's units.)
+                let j1 = jb.min(je - L);
                 // SAFETY: as below, an `L x L` block.
-                unsafe { micro::<Sse2, W, L>(Sse2, from, jb * W - x0, to_at(jb, ib), run, b.inner) };
+                unsafe { micro::<Sse2, W, L>(Sse2, from, j1 * W - x0, to_at(j1, ib), run, b.inner) };
                 jb += L;
             }
             while jb + ej <= je {
@@ -216,8 +221,9 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                 jb += ej;
             }
             while jb < je {
-                // SAFETY: as above, an `L x L` block.
-                unsafe { micro::<Sse2, W, L>(Sse2, from, jb * W - x0, to_at(jb, ib), run, b.inner) };
+                let j1 = jb.min(je - L);
+                // SAFETY: as above, an `L x L` block, the last one ending at the tile's last unit.
+                unsafe { micro::<Sse2, W, L>(Sse2, from, j1 * W - x0, to_at(j1, ib), run, b.inner) };
                 jb += L;
             }
             ahead.step();

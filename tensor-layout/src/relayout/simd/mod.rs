@@ -190,6 +190,12 @@ pub(super) fn leaves_edges(ni: usize, nj: usize, w: usize) -> bool {
     ni >= l && nj >= l && (!ni.is_multiple_of(l) || !nj.is_multiple_of(l))
 }
 
+/// The longest source rows (bytes) whose last units past a multiple of a lane the tiles take rather than the bands
+/// of lines ([`lines`]) with a second call over the last columns (see [`plan`]): f64 transposes of rows of 1 to 3
+/// KiB ran at 0.58-0.63 of `memcpy` so against 0.41-0.62 in bands, of 4 KiB the same, of 8 KiB at 0.57-0.73
+/// against 0.71-0.82 (AMD EPYC Zen 4).
+const SHORT_ROWS: usize = 4 << 10;
+
 /// Units per destination row of a tile (the destination run written at once) for `w`-byte units: 512 bytes,
 /// which leaves a 256 KiB scratch room for source runs of 512 units (1 KiB for 2-byte units). (64 bytes under
 /// Miri, whose cases are small, so that they cross tiles as the large ones do: tests/miri.rs.)
@@ -430,7 +436,14 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         let lined = |d: isize| d.unsigned_abs().is_multiple_of(32);
         let alone = !(lined(b.g.dj0) && (fj <= b.g.nj0 || lined(b.g.dj1)));
         let edge = alone && fi < ni;
-        let cols = if alone { nj } else { fj };
+        // The last units of each row go with the last tiles of both levels, and instead of the bands of lines
+        // where the source rows are short (at most [`SHORT_ROWS`]): left to `kernels::tail`'s second call, they
+        // were read again from every source row, a line of each (u8 `[671104,100]`, bf16 `[1342208,25]` and
+        // f32 `[45056,371]` transposed ran at 0.27, 0.23 and 0.52 of `memcpy` so, against 0.46, 0.53 and 0.84 for
+        // `[671104,96]`, `[1342208,24]` and `[45056,368]`, AMD EPYC Zen 4). The bands keep long rows, where that
+        // line is a small share of each.
+        let bands = (W == 4 || W == 8) && full.is_some() && !alone;
+        let cols = if bands && nj * W > SHORT_ROWS { fj } else { nj };
         // Whole bands stream a destination line at a time ([`lines`], with AVX2's blocks only: 1- and 2-byte
         // units it does not speed up, and SSE2 alone is rare); the rows before and after them, and blocks that do
         // not stream, go through the scratch tile. The rows before the first band are a multiple of `L` (the
@@ -455,12 +468,12 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                     _ => None,
                 };
                 if let Some((first, avx2)) = first {
-                    tiles::<I, W, L>(isa, None, r, lo, first, fj);
-                    l1tiles::tiles::<I, W, L>(isa, avx2, &Block { then, ..*r }, first, hi, fj);
+                    tiles::<I, W, L>(isa, None, r, lo, first, cols);
+                    l1tiles::tiles::<I, W, L>(isa, avx2, &Block { then, ..*r }, first, hi, cols);
                     return;
                 }
                 let (start, end) = match full {
-                    Some(avx2) if (W == 4 || W == 8) && !alone => match lines::span::<W>(r, lo, hi, fj) {
+                    Some(avx2) if bands && cols == fj => match lines::span::<W>(r, lo, hi, fj) {
                         Some(span) => {
                             lines::bands::<W, L>(avx2, r, span, fj);
                             (span.start, span.end)
