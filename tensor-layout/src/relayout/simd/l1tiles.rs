@@ -39,8 +39,8 @@ use core::mem::MaybeUninit;
 
 use super::block::Lined;
 use super::isa::{Avx2, Isa, Sse2};
-use super::net::{micro, prefetch_l2, unit};
-use super::out::{lines, put};
+use super::net::{micro, unit};
+use super::out::{lines, put, NextTile};
 use super::tiles::aligning;
 use super::{Block, Geo, Walk};
 
@@ -169,13 +169,13 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         let head = if staged { 0 } else { aligning::<W, L>(b, rows[0].wrapping_add(jt * W), ej * W, je - jt) };
         // The next tile's source, or after the last the next repetition's first tile.
         let mut ahead = match (k + 1 < down * across, b.then.is_null()) {
-            (true, _) => Ahead::of::<W>(b, tile(k + 1), (te - it) / L),
+            (true, _) => NextTile::of::<W>(b, tile(k + 1), (te - it) / L),
             (false, false) => {
                 #[cfg(all(test, feature = "std"))]
                 super::tiles::THEN.with(|t| t.borrow_mut().push(b.then as isize - b.ps as isize));
-                Ahead::of::<W>(&Block { ps: b.then, ..*b }, tile(0), (te - it) / L)
+                NextTile::of::<W>(&Block { ps: b.then, ..*b }, tile(0), (te - it) / L)
             }
-            (false, true) => Ahead::none(),
+            (false, true) => NextTile::none(),
         };
         let to_at = |j: usize, i: usize| b.tile.wrapping_add((j - jt) * run + (i - it) * W);
         for ib in (it..te).step_by(L) {
@@ -360,57 +360,3 @@ std::thread_local!(
     /// Tiles of [`tiles`] on this thread whose blocks read the stage.
     pub(super) static STAGED: core::cell::Cell<usize> = const { core::cell::Cell::new(0) }
 );
-
-/// The source lines of the next tile, prefetched into the second level row by row, a share at each step.
-struct Ahead {
-    ps: *const u8,
-    rows: Walk,
-    /// Rows left, the lines of each, and the next line of the current row.
-    left: usize,
-    lines: usize,
-    l: usize,
-    /// Byte of each row where the tile's units start, and lines a step.
-    at: usize,
-    share: usize,
-}
-
-impl Ahead {
-    /// Nothing to prefetch.
-    fn none() -> Ahead {
-        Ahead {
-            ps: core::ptr::null(),
-            rows: Walk { k: 0, n: 1, at: 0, s0: 0, s1: 0 },
-            left: 0,
-            lines: 0,
-            l: 0,
-            at: 0,
-            share: 0,
-        }
-    }
-
-    /// The tile `(it, jt, te, je)` of `b`, in `steps` shares.
-    #[inline(always)]
-    fn of<const W: usize>(b: &Block, (it, jt, te, je): (usize, usize, usize, usize), steps: usize) -> Ahead {
-        // As many lines as the bytes can touch from any start within a line.
-        let lines = ((je - jt) * W + 63).div_ceil(64);
-        let share = ((te - it) * lines).div_ceil(steps.max(1));
-        Ahead { ps: b.ps, rows: b.g.src_rows(it), left: te - it, lines, l: 0, at: jt * W, share }
-    }
-
-    /// The next share of lines.
-    #[inline(always)]
-    fn step(&mut self) {
-        let mut k = 0;
-        while k < self.share && self.left > 0 {
-            let p = self.ps.wrapping_offset(self.rows.peek()).wrapping_add(self.at);
-            prefetch_l2(p.wrapping_sub(p as usize % 64).wrapping_add(self.l * 64));
-            self.l += 1;
-            if self.l == self.lines {
-                self.l = 0;
-                self.left -= 1;
-                self.rows.next();
-            }
-            k += 1;
-        }
-    }
-}

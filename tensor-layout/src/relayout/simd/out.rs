@@ -138,12 +138,74 @@ pub(super) fn lines(at: usize, len: usize) -> (usize, usize) {
 /// The partial lines carried between the tiles of a strip of destination rows: `at` holds a 64-byte line per
 /// row of the tile. With `head`, each row's line holds the bytes of its destination line before the run (the
 /// previous tile's tail, not yet written); with `tail`, the bytes of the run past its last whole line stay there
-/// for the next tile instead of being written.
+/// for the next tile instead of being written. `next` is prefetched a share per row written.
 #[derive(Clone, Copy)]
 pub(super) struct Carry {
     pub(super) at: *mut u8,
     pub(super) head: bool,
     pub(super) tail: bool,
+    pub(super) next: NextTile,
+}
+
+/// The source lines of the next tile of a transpose, prefetched into the second-level cache row by row, a share
+/// at each step (of the tile being transposed, or of its write-out).
+#[derive(Clone, Copy)]
+pub(super) struct NextTile {
+    ps: *const u8,
+    rows: Walk,
+    /// Rows left, the lines of each, and the next line of the current row.
+    left: usize,
+    lines: usize,
+    l: usize,
+    /// Byte of each row where the tile's units start, and lines a step.
+    at: usize,
+    share: usize,
+}
+
+impl NextTile {
+    /// Nothing to prefetch.
+    pub(super) fn none() -> NextTile {
+        NextTile {
+            ps: core::ptr::null(),
+            rows: Walk { k: 0, n: 1, at: 0, s0: 0, s1: 0 },
+            left: 0,
+            lines: 0,
+            l: 0,
+            at: 0,
+            share: 0,
+        }
+    }
+
+    /// The tile `(it, jt, te, je)` of `b` (source rows `it .. te`, units `jt .. je` of `W` bytes), in `steps`
+    /// shares.
+    #[inline(always)]
+    pub(super) fn of<const W: usize>(
+        b: &Block,
+        (it, jt, te, je): (usize, usize, usize, usize),
+        steps: usize,
+    ) -> NextTile {
+        // As many lines as the bytes can touch from any start within a line.
+        let lines = ((je - jt) * W + 63).div_ceil(64);
+        let share = ((te - it) * lines).div_ceil(steps.max(1));
+        NextTile { ps: b.ps, rows: b.g.src_rows(it), left: te - it, lines, l: 0, at: jt * W, share }
+    }
+
+    /// The next share of lines (hints: any address).
+    #[inline(always)]
+    pub(super) fn step(&mut self) {
+        let mut k = 0;
+        while k < self.share && self.left > 0 {
+            let p = self.ps.wrapping_offset(self.rows.peek()).wrapping_add(self.at);
+            prefetch_to::<true>(p.wrapping_sub(p as usize % 64).wrapping_add(self.l * 64));
+            self.l += 1;
+            if self.l == self.lines {
+                self.l = 0;
+                self.left -= 1;
+                self.rows.next();
+            }
+            k += 1;
+        }
+    }
 }
 
 /// What a tile's write-out does besides copying its rows ([`write_out`]).
@@ -177,10 +239,12 @@ pub(super) unsafe fn write_out(
 ) {
     let ahead = match along {
         Along::Carry(c) => {
+            let mut next = c.next;
             for j in 0..rows {
                 let to = b.pd.wrapping_offset(cols.next() + at);
                 // SAFETY: the caller's contract; line `j` of the carry is this row's.
                 unsafe { put_carried(to, b.tile.add(j * pitch), len, c.at.add(j * 64), c.head, c.tail) };
+                next.step();
             }
             return;
         }
