@@ -6,7 +6,8 @@
 //! in all), every depth once a round, and prints per pair the best time over the rounds at the fastest and the
 //! slowest depth and their ratio. Noise on a quiet machine is about 1.05; the first level's tiles ran f32
 //! `[4096,4096]` transposed at 1.15-1.25 before their hot loop stopped building arrays on the stack
-//! (`relayout::simd::l1tiles`).
+//! (`relayout::simd::l1tiles`), and the second level's bf16 `(8,128)(2,1)` tiles transposed at 1.14-1.22 (the
+//! same sixth of a page slow in every run, Intel Xeon) before their scratch tile was put on a page boundary.
 //!
 //! `cargo bench -p tensor-layout --bench relayout_stack` (best of 5 rounds: `-- --reps N`; `-- NAME` for the
 //! pairs whose name contains `NAME`, `-- 'A|B'` those containing either; `-- --slow` also lists the depths 5%
@@ -25,7 +26,8 @@ use measure::{fill, median, timed, verify};
 const DEPTHS: usize = 44;
 
 /// The pairs: sweep pairs through each kernel family (first- and second-level tiles, bands of lines, the narrow
-/// interleaves, the band stage, batches of small transposes, the byte shuffles of a few rows).
+/// interleaves, the band stage, batches of small transposes, the byte shuffles of a few rows, rows packed into
+/// tiles and unpacked).
 const PAIRS: &[(&str, &str)] = &[
     ("f32[4096,4096]{1,0}", "f32[4096,4096]{0,1}"),
     ("f32[3000,4096]{1,0}", "f32[3000,4096]{0,1}"),
@@ -41,6 +43,10 @@ const PAIRS: &[(&str, &str)] = &[
     ("u8[64,3,480,640]{1,3,2,0}", "u8[64,3,480,640]{3,2,1,0}"),
     ("f32[64,3,224,224]{3,2,1,0}", "f32[64,3,224,224]{1,3,2,0}"),
     ("bf16[3000,11000]{0,1}", "bf16[3000,11000]{1,0}"),
+    ("bf16[5000,6600]{1,0}", "bf16[5000,6600]{1,0:T(8,128)(2,1)}"),
+    ("u8[7000,9000]{1,0}", "u8[7000,9000]{1,0:T(8,128)(4,1)}"),
+    ("f32[30,100,5000]{2,1,0}", "f32[30,100,5000]{2,1,0:T(8,128)}"),
+    ("u8[8192,8192]{1,0:T(8,128)(4,1)}", "u8[8192,8192]{1,0}"),
 ];
 
 /// Calls `f` from `k` frames below this one (each frame holds a few bytes that the optimizer must keep).
