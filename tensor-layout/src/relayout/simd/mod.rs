@@ -385,7 +385,7 @@ unsafe fn dispatch<const W: usize, const L: usize>(b: &Block) -> (usize, usize) 
             (Some(_), Some(avx2)) if W <= 2 && b.tiled(L) => plan_avx2::<W, L>(avx2, b),
             (Some(isa), Some(avx2)) => plan_avx512::<W, L>(isa, avx2, b),
             (_, Some(isa)) => plan_avx2::<W, L>(isa, b),
-            _ => plan::<Sse2, W, L>(Sse2, None, b),
+            _ => plan_sse2::<W, L>(b),
         }
     }
 }
@@ -408,6 +408,19 @@ unsafe fn plan_avx512<const W: usize, const L: usize>(isa: Avx512, avx2: Avx2, b
 unsafe fn plan_avx2<const W: usize, const L: usize>(isa: Avx2, b: &Block) -> (usize, usize) {
     // SAFETY: the caller's contract.
     unsafe { plan::<Avx2, W, L>(isa, Some(isa), b) }
+}
+
+/// [`plan`] on SSE2. A function of its own, as the others are (their target features keep them out of
+/// [`kernels`]): inlined there, the eight widths' SSE2 kernels made [`kernels`]' frame 1.3 MB in a build at
+/// opt-level 0 with AddressSanitizer (no slots shared between them), and a relayout through the scratch tile
+/// overflowed a test thread's 2 MiB stack.
+///
+/// # Safety
+/// As [`plan`].
+#[inline(never)]
+unsafe fn plan_sse2<const W: usize, const L: usize>(b: &Block) -> (usize, usize) {
+    // SAFETY: the caller's contract; every x86-64 CPU runs SSE2.
+    unsafe { plan::<Sse2, W, L>(Sse2, None, b) }
 }
 
 /// Picks the kernel for units of `W` bytes, `L = 16 / W` per lane, and runs it over every repetition on `isa`
