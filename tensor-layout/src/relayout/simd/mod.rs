@@ -309,13 +309,11 @@ unsafe fn each_next(at: &mut Block, w: usize, next: Reps) -> (usize, usize) {
 /// frame took an eighth of the time of an 8 KiB relayout).
 const SMALL: usize = if cfg!(miri) { SCRATCH_MAX } else { 32 << 10 };
 
-/// A scratch tile of `N` bytes: written by the register blocks before it is read ([`Caches::scratch`] bytes of
-/// it used, at most `N`). On a page boundary, so that the tile and the kernels' frames below it lie at the same
-/// place in a page from whatever depth of the stack the relayout is called (a process's stack starts at a random
-/// place in its page): aligned to a line only, bf16 `(8,128)(2,1)` tiles transposed ran 6-14% slower with the
-/// caller's frame in a sixth of a page's places, the same places run after run, and none slower so (Intel Xeon,
-/// `benches/relayout_stack.rs`); the runtime path, a few frames deeper than the static one, read 0.86-0.94 of its
-/// speed on one pair or another in most runs of `relayout_sweep`.
+/// A scratch tile of `N` bytes, written by the register blocks before it is read ([`Caches::scratch`] bytes of
+/// it used, at most `N`), on a page boundary: the tile and the kernels' frames below it then lie at one place in
+/// a page from any depth of the caller's stack (which starts at a random place in its page). On a line only, bf16
+/// `(8,128)(2,1)` tiles transposed ran 6-14% slower from a sixth of a page's depths, the same ones run after run
+/// (Intel Xeon, `benches/relayout_stack.rs`), and one path of the sweep slower than the other in most runs.
 #[repr(C, align(4096))]
 struct Scratch<const N: usize>([u8; N]);
 
@@ -410,10 +408,8 @@ unsafe fn plan_avx2<const W: usize, const L: usize>(isa: Avx2, b: &Block) -> (us
     unsafe { plan::<Avx2, W, L>(isa, Some(isa), b) }
 }
 
-/// [`plan`] on SSE2. A function of its own, as the others are (their target features keep them out of
-/// [`kernels`]): inlined there, the eight widths' SSE2 kernels made [`kernels`]' frame 1.3 MB in a build at
-/// opt-level 0 with AddressSanitizer (no slots shared between them), and a relayout through the scratch tile
-/// overflowed a test thread's 2 MiB stack.
+/// [`plan`] on SSE2, a function of its own as the others are: inlined into [`kernels`], the eight widths' SSE2
+/// kernels made its frame 1.3 MB at opt-level 0 with AddressSanitizer, past a 2 MiB test thread's stack.
 ///
 /// # Safety
 /// As [`plan`].
