@@ -18,9 +18,7 @@
 //!   bytes, each one's partial lines read before they are written, 0.37-0.49 of `memcpy`, transposed 0.61-0.67,
 //!   AMD EPYC Zen 4). Each side may continue its contiguous mode with a second one (the next tile along), so
 //!   that cache lines are read and written whole; a mode that would continue both (the middle dimension of a
-//!   3-D reversal) continues the shorter run: bf16 `[8192,128,32]` to `{0,1,2}` read source rows of 64 bytes
-//!   into destination rows of 2 MiB at 0.30 of `memcpy`, and reads rows of 8 KiB into rows of 16 KiB at 0.90
-//!   (f64 `[4096,128,16]` 0.51 -> 1.13, u8 `[8192,128,64]` 0.28 -> 0.65; Intel Xeon);
+//!   3-D reversal) continues the source's runs where they are short ([`SHORT_RUN_UNITS`]);
 //! - anything else: unit by unit, as copies of `unit` slots along strided loops ([`Kernel::Rows`] again).
 //!
 //! The other modes loop outside the kernel, the mode with the smallest stride (on either side) innermost, so a
@@ -43,6 +41,15 @@ const MAX_MODES: usize = MAX_RANK * MAX_DIGITS;
 
 /// Units of more than this many bytes are copied as blocks; smaller ones are transposed (see the module).
 const WIDE_UNIT_BYTES: usize = 128;
+
+/// Source runs of fewer units than this, at most half the destination's, are continued by a mode that would
+/// continue both sides' runs (the middle dimension of a 3-D reversal), which otherwise continues the
+/// destination's. Given to the source, bf16 `[8192,128,32]` to `{0,1,2}` reads rows of 8 KiB into rows of 16 KiB
+/// (0.30 of `memcpy` -> 0.90), f64 `[4096,128,16]` 0.51 -> 1.13, f32 `[8192,128,16]` 0.39 -> 1.02, `[2000,100,80]`
+/// 0.81-0.86 -> 0.99-1.01, bf16 `[4096,128,64]` 0.64-0.74 -> 0.78-0.81, u8 `[8192,128,64]` 0.28 -> 0.65; but u8 runs
+/// of 256 ran slower so (`[4096,64,256]` 0.73-0.77 -> 0.61-0.66), as did f32 runs of 120 into runs of 128
+/// (`[128,120,1092]{1,2,0}` to `{0,2,1}` 0.95 -> 0.77), and runs of 128 gained nothing (Intel Xeon).
+const SHORT_RUN_UNITS: usize = 128;
 
 /// The largest block a call of block copies reads in order, its pieces written apart (see [`plan_modes`]): a
 /// tile of `T(16,128)` f32, within half a first-level cache.
@@ -303,13 +310,15 @@ const fn plan_modes(modes: &mut [Mode], mut len: usize, size: usize, blocks: boo
                     j: [sm, Mode { n: 1, src: sm.src, dst: sm.dst }],
                 };
                 // Continue the contiguous runs with the next mode along, on each side, so that tiles can be long.
-                // A mode that continues both (the middle one of a 3-D reversal) goes to the shorter run.
+                // A mode that continues both (the middle one of a 3-D reversal) continues the destination's,
+                // unless the source's runs are short (see `SHORT_RUN_UNITS`).
                 let (along_i, along_j) = (
                     find(modes, len, None, None, Some(dm.dst * dm.n as isize)),
                     find(modes, len, None, Some(sm.src * sm.n as isize), None),
                 );
+                let short = sm.n < SHORT_RUN_UNITS && 2 * sm.n <= dm.n;
                 match (along_i, along_j) {
-                    (Some(a), Some(b)) if a == b && sm.n < dm.n => t.j[1] = take(modes, &mut len, b),
+                    (Some(a), Some(b)) if a == b && short => t.j[1] = take(modes, &mut len, b),
                     _ => {
                         if let Some(k) = along_i {
                             t.i[1] = take(modes, &mut len, k);
@@ -518,8 +527,8 @@ mod tests {
         let Kernel::Transpose(t) = k else { panic!("{k:?}") };
         assert_eq!((t.i[0].n, t.i[1].n, t.j[0].n, t.j[1].n, len), (8192, 1, 32, 128, 0));
         assert_eq!(t.j[1], Mode { n: 128, src: 32, dst: 8192 });
-        // f32 `[256,256,256]` the same way: runs of 256 on both sides, and the middle one continues the
-        // destination's, as before.
+        // f32 `[256,256,256]` the same way: source runs of 256, not short; the middle one continues the
+        // destination's.
         let mut m = [
             Mode { n: 256, src: 65536, dst: 1 },
             Mode { n: 256, src: 256, dst: 256 },
