@@ -201,12 +201,19 @@ fn fast_paths_against_the_reference() {
         // No grid: combined dimensions, and a later tile reaching outside the first.
         ("f32[2,7,8,11,10]", "f32[2,7,8,11,10]{4,3,2,1,0:T(*,*,2,*,3)}"),
         ("f32[8,8]", "f32[8,8]{1,0:T(2,2)(4,4,4)}"),
+        // 3-D reversals of a short last dimension: source rows continued by the middle dimension, destination
+        // rows two levels apart (`nest::SHORT_RUN_UNITS`), through every width's kernels.
+        ("u8[200,20,48]", "u8[200,20,48]{0,1,2}"),
+        ("bf16[130,24,20]", "bf16[130,24,20]{0,1,2}"),
+        ("f32[200,20,16]", "f32[200,20,16]{0,1,2}"),
+        ("f64[150,16,12]", "f64[150,16,12]{0,1,2}"),
     ] {
         let bits = DynLayout::parse(a).unwrap().element_bits();
         match bits {
             32 => check_plain::<u32>(a, b),
             16 => check_plain::<u16>(a, b),
             8 => check_plain::<u8>(a, b),
+            64 => check_plain::<u64>(a, b),
             _ => unreachable!(),
         }
     }
