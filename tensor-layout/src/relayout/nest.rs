@@ -312,21 +312,17 @@ const fn plan_modes(modes: &mut [Mode], mut len: usize, size: usize, blocks: boo
                 // Continue the contiguous runs with the next mode along, on each side, so that tiles can be long.
                 // A mode that continues both (the middle one of a 3-D reversal) continues the destination's,
                 // unless the source's runs are short (see `SHORT_RUN_UNITS`).
-                let (along_i, along_j) = (
-                    find(modes, len, None, None, Some(dm.dst * dm.n as isize)),
-                    find(modes, len, None, Some(sm.src * sm.n as isize), None),
+                let along_i = find(modes, len, None, None, Some(dm.dst * dm.n as isize));
+                let both = matches!(
+                    (along_i, find(modes, len, None, Some(sm.src * sm.n as isize), None)),
+                    (Some(a), Some(b)) if a == b
                 );
                 let short = sm.n < SHORT_RUN_UNITS && 2 * sm.n <= dm.n;
-                match (along_i, along_j) {
-                    (Some(a), Some(b)) if a == b && short => t.j[1] = take(modes, &mut len, b),
-                    _ => {
-                        if let Some(k) = along_i {
-                            t.i[1] = take(modes, &mut len, k);
-                        }
-                        if let Some(k) = find(modes, len, None, Some(sm.src * sm.n as isize), None) {
-                            t.j[1] = take(modes, &mut len, k);
-                        }
-                    }
+                if let (Some(k), false) = (along_i, both && short) {
+                    t.i[1] = take(modes, &mut len, k);
+                }
+                if let Some(k) = find(modes, len, None, Some(sm.src * sm.n as isize), None) {
+                    t.j[1] = take(modes, &mut len, k);
                 }
                 Kernel::Transpose(t)
             }
