@@ -60,7 +60,7 @@ pub(super) struct Bands {
     /// least 16 bands (a band that straddles two groups goes through the buffer): one line of each destination
     /// row a band, the register blocks streamed straight out ([`band_lines`]). Otherwise the blocks go through a
     /// buffer in the first-level cache.
-    tight: bool,
+    pub(super) tight: bool,
 }
 
 /// The source rows of `lo .. hi` that [`bands`] transposes (units of 4 or 8 bytes, the caller's choice), when it

@@ -40,14 +40,15 @@
 //!   2x2 or 4x4 blocks transposed inside get one shuffle each as they are loaded. Large streaming transposes of
 //!   4- and 8-byte units whose destination rows lie a multiple of 64 bytes apart go band by band instead
 //!   ([`lines`], unless the source rows come in groups no taller than a band, as in transposed tiles): the source
-//!   rows whose transpose is a line of each destination row, two register blocks
-//!   streamed straight out where the rows lie evenly apart (f32 `[64,64,4096]{1,2,0}` to `{2,1,0}` from 0.56 of
+//!   rows whose transpose is a line of each destination row, two register blocks streamed straight out where
+//!   the rows lie evenly apart (f32 `[64,64,4096]{1,2,0}` to `{2,1,0}` from 0.56 of
 //!   `memcpy` to 1.00 on an AMD EPYC Zen 4), else completed in the first-level cache and streamed out whole (f32
 //!   transposes of 64 MiB from 0.57 to 0.64, f64 0.65 to 0.76);
 //!   Streaming transposes of 1- to 4-byte units, and of 16- to 128-byte units copied whole, whose destination rows
 //!   lie a multiple of 64 bytes apart (4-byte units: or an odd multiple of 32, from source rows on lines, the
 //!   partial lines of every other row's runs written with ordinary stores: f32 transposes 10-30% faster) go
-//!   through a scratch tile in the first-level cache instead, 128 source rows by 128 bytes, from the first
+//!   through a scratch tile in the first-level cache instead (not 4-byte rows evenly apart that bands take, with
+//!   a first level of 48 KiB or more: [`Caches::lines_first`]), 128 source rows by 128 bytes, from the first
 //!   source row whose runs start on a line ([`l1tiles`]: the stores to a second-level tile held up the loads;
 //!   `u8[8192,8192]` transposed at 0.55 of `memcpy` so, 0.82 through the first level, f32 `[4096,4096]` in
 //!   bands of lines 0.83, 1.18 so, on an AMD EPYC Zen 4); where the source rows of a register block share a set
@@ -265,6 +266,7 @@ pub(super) fn transpose<E: Scalar>(
         prefetch: caches.prefetch(),
         band: caches.band_rows(w),
         ahead: caches.bands_ahead(),
+        lines_first: caches.lines_first(),
         short: caches.short_block(),
         way: caches.l2_way(),
         l1: (caches.l1_ways, caches.l1_way()),
@@ -398,10 +400,7 @@ unsafe fn plan_avx512<const W: usize, const L: usize>(isa: Avx512, avx2: Avx2, b
     unsafe { plan::<Avx512, W, L>(isa, Some(avx2), b) }
 }
 
-/// [`plan`] on AVX2.
-///
-/// # Safety
-/// As [`plan`].
+/// [`plan`] on AVX2 (safety: as [`plan`]).
 #[target_feature(enable = "avx2")]
 unsafe fn plan_avx2<const W: usize, const L: usize>(isa: Avx2, b: &Block) -> (usize, usize) {
     // SAFETY: the caller's contract.
@@ -409,10 +408,8 @@ unsafe fn plan_avx2<const W: usize, const L: usize>(isa: Avx2, b: &Block) -> (us
 }
 
 /// [`plan`] on SSE2, a function of its own as the others are: inlined into [`kernels`], the eight widths' SSE2
-/// kernels made its frame 1.3 MB at opt-level 0 with AddressSanitizer, past a 2 MiB test thread's stack.
-///
-/// # Safety
-/// As [`plan`].
+/// kernels made its frame 1.3 MB at opt-level 0 with AddressSanitizer, past a 2 MiB test thread's stack. Safety:
+/// as [`plan`].
 #[inline(never)]
 unsafe fn plan_sse2<const W: usize, const L: usize>(b: &Block) -> (usize, usize) {
     // SAFETY: the caller's contract; every x86-64 CPU runs SSE2.
@@ -478,8 +475,12 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 // kernel that ends one prefetches the next one's source ([`Block::then`]).
                 let then = b.next_source(k);
                 // Streaming units of 1 to 4 bytes go through the first level's tile on AVX2 and AVX-512, from the
-                // first row whose runs start on a line; the rows before it through the second level's.
-                let first = match (I::LANES >= 2 && !alone, avx2) {
+                // first row whose runs start on a line; the rows before it through the second level's. Not long
+                // 4-byte rows evenly apart that bands of lines take, where `lines_first` prefers those.
+                let banded = W == 4 && b.lines_first && b.ni <= b.g.ni0 && nj * W > SHORT_ROWS && cols == fj;
+                let banded = banded && bands && full.is_some();
+                let banded = banded && lines::span::<W>(r, lo, hi, fj).is_some_and(|s| !s.tight);
+                let first = match (I::LANES >= 2 && !alone && !banded, avx2) {
                     (true, Some(avx2)) => l1tiles::start::<W, L>(r, lo, hi, fj).map(|first| (first, avx2)),
                     _ => None,
                 };
