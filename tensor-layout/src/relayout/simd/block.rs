@@ -78,8 +78,8 @@ pub(super) struct Block {
     /// Whether the tiles prefetch each band's source a band ahead
     /// ([`Caches::bands_ahead`](super::cache::Caches::bands_ahead)).
     pub(super) ahead: bool,
-    /// Whether 4-byte units whose rows lie evenly apart go in bands of lines rather than the first level's tiles
-    /// ([`Caches::lines_first`](super::cache::Caches::lines_first)).
+    /// Whether 4-byte units whose source rows lie evenly apart on lines go in bands of lines rather than the first
+    /// level's tiles ([`Caches::lines_first`](super::cache::Caches::lines_first) for rows of `nj` units).
     pub(super) lines_first: bool,
     /// The most bytes of short source rows prefetched as one stream
     /// ([`Caches::short_block`](super::cache::Caches::short_block)).

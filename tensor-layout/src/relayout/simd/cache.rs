@@ -165,17 +165,19 @@ impl Caches {
         self.l1 < 48 << 10
     }
 
-    /// Whether transposes of 4-byte units whose source rows lie evenly apart go in bands of lines (`lines`) where
-    /// those take them, rather than through the first level's tiles (`l1tiles`): with a first-level cache of 48
-    /// KiB or more. On an Intel Xeon (Emerald Rapids: 48 KiB, 12 ways; 2 MiB of L2), old and new alternating in
-    /// one process, two rounds: f32 `[4096,4096]` transposed at 0.99-1.03 of `memcpy` -> 1.29-1.34, `[8192,2048]`
-    /// 0.99-1.02 -> 1.31-1.34, `[4000,4096]` 0.97-1.00 -> 1.26-1.29, `[4096,4000]` 1.02 -> 1.19-1.20,
-    /// `[2048,8192]` 0.97-0.98 -> 1.08-1.10, `[1024,16384]` 0.92-0.94 -> 0.90-0.91; on an AMD EPYC Zen 4 (32 KiB,
-    /// 8 ways) the first level's tiles ran f32 `[4096,4096]` at 1.18 against the bands' 0.83. Rows in groups
-    /// (3-D reversals, which those tiles take group by group) keep them: f32 `[1024,256,64]` to `{0,1,2}` ran at
-    /// 0.91-0.92 in bands against 0.93-0.97.
-    pub(crate) const fn lines_first(&self) -> bool {
-        self.l1 >= 48 << 10
+    /// Whether a transpose of 4-byte units whose source rows of `row` bytes lie evenly apart on lines goes in bands
+    /// of lines (`lines`) where those take it, rather than through the first level's tiles (`l1tiles`): with a
+    /// first-level cache of 48 KiB or more, for rows longer than 4 KiB whose bands (32 rows) fill at most a quarter
+    /// of the second level (rows of up to 16 KiB with 2 MiB). On an Intel Xeon (Emerald Rapids: 48 KiB, 12 ways; 2
+    /// MiB of L2), base and new alternating, two rounds: f32 `[4096,4096]` transposed at 0.98-1.04 of `memcpy` ->
+    /// 1.29-1.36, `[8192,2048]` 0.99-1.03 -> 1.32-1.35, `[4000,4096]` 0.97-1.02 -> 1.25-1.34, `[6000,2800]` 1.06-1.07
+    /// -> 1.25-1.26, batches `[4,2048,2048]{2,1,0}` to `{1,2,0}` 0.96-1.00 -> 1.29-1.33. Longer rows gained less or
+    /// lost (`[2048,8192]`, 32 KiB: 1.01-1.04 -> 1.05-1.06; `[3000,6000]` and `[1500,12000]` the same; `[1024,16384]`
+    /// 0.99-1.00 -> 0.88; `[896,18688]` 0.98-1.00 -> 0.72-0.75), and so did rows off lines (`[8192,1500]`, rows of
+    /// 6,000 bytes, 0.96-0.97 -> 0.73-0.89) and rows of 2 KiB (`[16,2048,512]` to `{1,2,0}` 1.07 -> 0.99). On an AMD
+    /// EPYC Zen 4 (32 KiB, 8 ways) the first level's tiles ran f32 `[4096,4096]` at 1.18 against the bands' 0.83.
+    pub(crate) const fn lines_first(&self, row: usize) -> bool {
+        self.l1 >= 48 << 10 && row > 4 << 10 && row * 32 <= self.l2 / 4
     }
 
     /// Bytes of a way of the second-level cache: lines this far apart (or a multiple) share a set, and so do the
@@ -314,6 +316,8 @@ mod tests {
         // Half a line of each scratch row at least: 32 byte rows, 16 bf16 rows, the 8 ways for wider units.
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [32, 16, 8, 8, 8]);
         assert!(c.bands_ahead());
+        // A 32 KiB first level keeps f32 transposes in its tiles.
+        assert!(!c.lines_first(8 << 10));
         // Intel's leaf 4 for a 48 KiB 12-way L1, 2 MiB 16-way L2 and a 260 MiB L3 (20 ways, 212,992 sets).
         let xeon = [(0x121, 0x02c0_003f, 0x3f), (0x143, 0x03c0_003f, 0x7ff), (0x163, 0x04c0_003f, 0x3_3fff)];
         let c = from_descriptors(xeon);
@@ -322,6 +326,11 @@ mod tests {
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 3 << 10, STREAM_MAX));
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [64; 5]);
         assert!(!c.bands_ahead());
+        // Bands of lines for source rows over 4 KiB whose bands of 32 rows fill at most 512 KiB.
+        assert_eq!(
+            [4 << 10, (4 << 10) + 64, 16 << 10, (16 << 10) + 64].map(|r| c.lines_first(r)),
+            [false, true, true, false]
+        );
         // No third level: the second is the last; a small L2 gives a small scratch tile.
         let small = from_descriptors([(0x121, 0x01c0_003f, 0x3f), (0x143, 0x01c0_003f, 0x1ff)]);
         assert_eq!((small.last, small.scratch()), (256 << 10, 64 << 10));

@@ -375,6 +375,28 @@ fn transposes_in_bands_of_whole_lines() {
     }
 }
 
+/// Transposes of 4-byte units whose source rows lie evenly apart on lines and are 4 to 16 KiB long go in bands of
+/// lines with an Intel Xeon's caches (48 KiB L1, 2 MiB L2: `Caches::lines_first`), through the first level's tiles
+/// with an AMD EPYC Zen 4's; rows off lines (4,100 bytes) keep those tiles with both. Every slot checked, every
+/// level the CPU runs, streaming or not, at several skews, both directions.
+#[test]
+fn long_f32_rows_go_in_bands_where_the_first_level_is_large() {
+    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 };
+    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 };
+    for (caches, a, tiles) in
+        [(xeon, "f32[576,1040]", false), (zen4, "f32[576,1040]", true), (xeon, "f32[576,1025]", true)]
+    {
+        scoped(&OVERRIDE, Some(caches), || {
+            let b = format!("{a}{{0,1}}");
+            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(&b).unwrap());
+            if Level::get() >= Level::Avx2 {
+                assert_eq!(moved(&TAKEN, a, &b, &pairs, 4, 0), tiles, "{a} with {caches:?}");
+            }
+            both(a, &b);
+        });
+    }
+}
+
 /// Streaming transposes into destination rows whose runs do not start on a line (rows 1,200 or 1,100 bytes
 /// apart), with the smallest scratch tile (a 128 KiB L2), so that several tiles go down each strip of columns
 /// and carry the partial line at the end of each run into the next (`Carry`), at every 16-byte skew.

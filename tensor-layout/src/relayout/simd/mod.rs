@@ -266,7 +266,7 @@ pub(super) fn transpose<E: Scalar>(
         prefetch: caches.prefetch(),
         band: caches.band_rows(w),
         ahead: caches.bands_ahead(),
-        lines_first: caches.lines_first(),
+        lines_first: caches.lines_first(nj * w),
         short: caches.short_block(),
         way: caches.l2_way(),
         l1: (caches.l1_ways, caches.l1_way()),
@@ -475,10 +475,10 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 // kernel that ends one prefetches the next one's source ([`Block::then`]).
                 let then = b.next_source(k);
                 // Streaming units of 1 to 4 bytes go through the first level's tile on AVX2 and AVX-512, from the
-                // first row whose runs start on a line; the rows before it through the second level's. Not long
-                // 4-byte rows evenly apart that bands of lines take, where `lines_first` prefers those.
-                let banded = W == 4 && b.lines_first && b.ni <= b.g.ni0 && nj * W > SHORT_ROWS && cols == fj;
-                let banded = banded && bands && full.is_some();
+                // first row whose runs start on a line; the rows before it through the second level's. Not 4-byte
+                // rows evenly apart on lines that bands of lines take, where `lines_first` prefers those.
+                let banded = W == 4 && b.lines_first && b.ni <= b.g.ni0 && b.g.si0.unsigned_abs().is_multiple_of(64);
+                let banded = banded && bands && cols == fj && full.is_some();
                 let banded = banded && lines::span::<W>(r, lo, hi, fj).is_some_and(|s| !s.tight);
                 let first = match (I::LANES >= 2 && !alone && !banded, avx2) {
                     (true, Some(avx2)) => l1tiles::start::<W, L>(r, lo, hi, fj).map(|first| (first, avx2)),
