@@ -3,7 +3,8 @@
 //! the second level).
 //!
 //! A tile is [`SIDE`] source rows by `SIDE` bytes of each (`SIDE / w` units: the destination rows it writes,
-//! `SIDE * w` bytes of each). Its scratch tile (16 KiB) stays in the first level while the register blocks fill
+//! `SIDE * w` bytes of each; twice as many rows for bytes with a first level of 48 KiB or more, [`tall`]). Its
+//! scratch tile (16 KiB; 32 KiB for the tall ones) stays in the first level while the register blocks fill
 //! it, so that their 16-byte stores neither read lines from the second level nor push dirty ones back there; the
 //! tile then streams out, whole lines only. In the second-level tile a byte transpose's scratch stores held up
 //! its loads: an AMD EPYC Zen 4 transposed `u8[8192,8192]` at 0.64-0.69 cycles a byte that way, 0.49-0.53 in a
@@ -104,8 +105,50 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
 ) {
     #[cfg(all(test, feature = "std"))]
     TAKEN.with(|t| t.set(t.get() + 1));
+    // SAFETY: the caller's contract; `tall` checked that the scratch tile holds `2 * SIDE * SIDE` bytes.
+    unsafe {
+        if tall::<W>(b, lo, hi) {
+            #[cfg(all(test, feature = "std"))]
+            TALL.with(|t| t.set(t.get() + 1));
+            tiles_of::<I, W, L, { 2 * SIDE }>(isa, avx2, b, lo, hi, fj)
+        } else {
+            tiles_of::<I, W, L, SIDE>(isa, avx2, b, lo, hi, fj)
+        }
+    }
+}
+
+/// Whether the tiles of units of `W` bytes over source rows `lo .. hi` and `fj` units of `b` are `2 * SIDE` source
+/// rows tall rather than [`SIDE`]: bytes whose source rows lie evenly apart (a 2-D transpose), with a first-level
+/// cache of 48 KiB or more, at least two such tiles down, the scratch tile holding them (32 KiB). Their destination
+/// runs are 256 bytes, which stream out faster than runs of 128 (64 MiB written in runs of 256 bytes, one per row,
+/// in 3.0 ms against 3.7). On an Intel Xeon (Emerald Rapids: 48 KiB, 12 ways), base and new alternating, three
+/// rounds: u8 `[8192,8192]` transposed at 0.69-0.73 of `memcpy` -> 0.75-0.78, `[4096,16384]` 0.62-0.66 ->
+/// 0.73-0.84, pred `[16384,4096]{0,1}` to `{1,0}` 0.62-0.69 -> 0.75-0.80, `[131072,512]{0,1}` 0.57-0.62 -> 0.61-0.69,
+/// u8 `[4701,14274]` the same. bf16 gained on `[8192,4096]` (0.92 -> 0.94-1.01) but lost on `[4000,8000]` (0.84-0.89
+/// -> 0.81-0.85) and into `(8,128)(2,1)` tiles (1.03-1.04 -> 0.95-0.99), 3-D byte reversals 2-3% and f32 more (f32
+/// `[16,2048,512]` to `{1,2,0}` 1.13 -> 0.99-1.04): those keep [`SIDE`], as every unit does on an AMD EPYC Zen 4
+/// (32 KiB), where tiles of 32 KiB ran 10-50% slower.
+#[inline(always)]
+fn tall<const W: usize>(b: &Block, lo: usize, hi: usize) -> bool {
+    let large = b.l1.0 * b.l1.1 >= 48 << 10 && b.scratch >= 2 * SIDE * SIDE;
+    W == 1 && large && b.ni <= b.g.ni0 && hi - lo >= 2 * SIDE
+}
+
+/// [`tiles`] with tiles of `TI` source rows.
+///
+/// # Safety
+/// As [`tiles`], and `b.tile` holds `TI * SIDE` writable bytes.
+#[inline(always)]
+unsafe fn tiles_of<I: Isa, const W: usize, const L: usize, const TI: usize>(
+    isa: I,
+    avx2: Avx2,
+    b: &Block,
+    lo: usize,
+    hi: usize,
+    fj: usize,
+) {
     // Source rows and units of a tile, and bytes of a destination run (of a scratch row).
-    let (ti, tj, run, ej) = (SIDE, SIDE / W, SIDE * W, L * I::LANES);
+    let (ti, tj, run, ej) = (TI, SIDE / W, TI * W, L * I::LANES);
     // The columns before the first at which every source row's units start on a line (when they all lie the same
     // distance past one, a multiple of 16 bytes): a tile of their own, so that every other tile's loads are
     // aligned (SSE2 blocks at both ends of every tile instead: 0.56-0.62 cycles a byte against 0.45-0.48).
@@ -132,7 +175,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     // `[4096,4096]` transposed in 7.5-8.3 ms against 6.3-7.0 at a quarter of the stack depths a caller can give it
     // (AMD EPYC Zen 4), so that the static and the runtime path, called from different depths, read 0.82-1.23 of
     // each other's speed from one process to the next; now within 3-8% at every depth (`benches/relayout_stack.rs`).
-    let mut rows = Lined([b.ps; SIDE]);
+    let mut rows = Lined([b.ps; TI]);
     let rows = &mut rows.0;
     // Rows a multiple of a way of the first-level cache apart share its sets. Where a register block has more of
     // them than the set has ways (the 16 rows of bytes, with 8 or 12 ways), its loads of half a line of each row
@@ -358,5 +401,7 @@ std::thread_local!(
     /// Calls of [`tiles`] on this thread (tests that reach it).
     pub(super) static TAKEN: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
     /// Tiles of [`tiles`] on this thread whose blocks read the stage.
-    pub(super) static STAGED: core::cell::Cell<usize> = const { core::cell::Cell::new(0) }
+    pub(super) static STAGED: core::cell::Cell<usize> = const { core::cell::Cell::new(0) };
+    /// Calls of [`tiles`] on this thread whose tiles are `2 * SIDE` rows tall ([`tall`]).
+    pub(super) static TALL: core::cell::Cell<usize> = const { core::cell::Cell::new(0) }
 );

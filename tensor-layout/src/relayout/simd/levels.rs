@@ -16,7 +16,7 @@ use super::super::io::{Io, Region};
 use super::super::{execute, kernels};
 use super::cache::{Caches, OVERRIDE};
 use super::isa::{Level, CAP};
-use super::l1tiles::{STAGED, TAKEN};
+use super::l1tiles::{STAGED, TAKEN, TALL};
 use super::tiles::THEN;
 use crate::axes::{Axes, Side};
 use crate::view::Scalar;
@@ -391,6 +391,32 @@ fn long_f32_rows_go_in_bands_where_the_first_level_is_large() {
             let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(&b).unwrap());
             if Level::get() >= Level::Avx2 {
                 assert_eq!(moved(&TAKEN, a, &b, &pairs, 4, 0), tiles, "{a} with {caches:?}");
+            }
+            both(a, &b);
+        });
+    }
+}
+
+/// Byte transposes of at least 256 source rows go through first-level tiles of 256 rows with an Intel Xeon's
+/// caches (48 KiB L1: `l1tiles::tall`), of 128 with an AMD EPYC Zen 4's, and bf16 and f32 keep 128 rows: every
+/// slot checked at every level the CPU runs, streaming or not, several skews, both directions (a second tile of 64
+/// and of 192 rows after the first).
+#[test]
+fn byte_tiles_are_taller_where_the_first_level_is_large() {
+    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 };
+    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 };
+    for (caches, a, w, tall) in [
+        (xeon, "u8[320,640]", 1, true),
+        (xeon, "u8[448,640]", 1, true),
+        (xeon, "bf16[320,640]", 2, false),
+        (zen4, "u8[320,640]", 1, false),
+        (xeon, "f32[320,640]", 4, false),
+    ] {
+        scoped(&OVERRIDE, Some(caches), || {
+            let b = format!("{a}{{0,1}}");
+            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(&b).unwrap());
+            if Level::get() >= Level::Avx2 {
+                assert_eq!(moved(&TALL, a, &b, &pairs, w, 0), tall, "{a} with {caches:?}");
             }
             both(a, &b);
         });

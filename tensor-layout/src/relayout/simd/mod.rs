@@ -47,13 +47,13 @@
 //!   Streaming transposes of 1- to 4-byte units, and of 16- to 128-byte units copied whole, whose destination rows
 //!   lie a multiple of 64 bytes apart (4-byte units: or an odd multiple of 32, from source rows on lines, the
 //!   partial lines of every other row's runs written with ordinary stores: f32 transposes 10-30% faster) go
-//!   through a scratch tile in the first-level cache instead (not 4-byte rows evenly apart that bands take, with
-//!   a first level of 48 KiB or more: [`Caches::lines_first`]), 128 source rows by 128 bytes, from the first
-//!   source row whose runs start on a line ([`l1tiles`]: the stores to a second-level tile held up the loads;
-//!   `u8[8192,8192]` transposed at 0.55 of `memcpy` so, 0.82 through the first level, f32 `[4096,4096]` in
-//!   bands of lines 0.83, 1.18 so, on an AMD EPYC Zen 4); where the source rows of a register block share a set
-//!   of the first level, more of them than its ways (bytes' 16 rows a multiple of 4 KiB apart), or also a set of
-//!   the second level (bf16 too: 3-D full reversals of round sizes), each block's rows are first copied whole
+//!   through a scratch tile in the first-level cache instead (with a first level of 48 KiB or more not 4-byte
+//!   rows evenly apart that bands take, [`Caches::lines_first`]), 128 source rows (there 256 for bytes) by 128
+//!   bytes, from the first source row whose runs start on a line ([`l1tiles`]: the stores to a second-level tile
+//!   held up the loads; `u8[8192,8192]` transposed at 0.55 of `memcpy` so, 0.82 through the first level, f32
+//!   `[4096,4096]` in bands of lines 0.83, 1.18 so, on an AMD EPYC Zen 4); where the source rows of a register
+//!   block share a set of the first level, more of them than its ways (16 byte rows a multiple of 4 KiB apart), or also
+//!   a set of the second level (bf16 too: 3-D full reversals of round sizes), each block's rows are first copied whole
 //!   into a stage there (u8 full reversals from 0.27-0.38 of `memcpy` to 0.35-0.45); where the source rows come
 //!   in groups that follow one another (3-D reversals), these tiles go group by group ([`l1tiles`]: f32
 //!   `[1024,256,64]` to `{0,1,2}` from 0.46-0.66 to 0.90);
