@@ -16,7 +16,7 @@
 //! fewer, `-- --quick` for 1/16 of the sizes, `-- NAME` to run the pairs whose name contains `NAME`, `-- 'A|B'`
 //! those containing either).
 use std::hint::black_box;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use half::bf16;
 use tensor_layout::view::{Geometry, SameWidth, Scalar, View, ViewLayout, ViewMut};
@@ -66,6 +66,7 @@ fn options() -> Options {
 }
 
 /// Measures one pair: static layouts `A -> B`, the same as runtime `Geometry`, in parallel, and `memcpy`.
+#[allow(clippy::result_large_err)] // `relayout`'s own result, timed as it is
 fn pair<A, B, E>(o: &Options, rows: &mut Vec<Row>)
 where
     A: ViewLayout + Default + Into<DynLayout>,
@@ -95,29 +96,27 @@ where
     const CYCLE: [usize; 12] = [0, 1, 2, 3, 0, 2, 1, 3, 1, 0, 3, 2];
     for step in 0..4 * o.reps {
         let which = CYCLE[step % CYCLE.len()];
+        // The views are made before the clock starts, in this frame, and the relayouts timed by one body
+        // (`timed_relayout`): both paths then call `relayout` from one depth of the stack.
+        let (sv, rv) =
+            (View::new(A::default(), black_box(&src[..])).unwrap(), View::new(&ga, black_box(&src[..])).unwrap());
         t[which].push(match which {
             0 => timed(|| {
                 copy_dst.copy_from_slice(black_box(&copy_src));
                 black_box(&mut copy_dst);
             }),
-            1 => timed(|| {
-                relayout(
-                    &View::new(A::default(), black_box(&src[..])).unwrap(),
-                    &mut ViewMut::new(B::default(), &mut dst[..]).unwrap(),
-                )
-                .unwrap()
-            }),
-            2 => timed(|| {
-                relayout(&View::new(&ga, black_box(&src[..])).unwrap(), &mut ViewMut::new(&gb, &mut dst[..]).unwrap())
-                    .unwrap()
-            }),
-            _ => timed(|| {
-                relayout_parallel(
-                    &View::new(A::default(), black_box(&src[..])).unwrap(),
-                    &mut ViewMut::new(B::default(), &mut dst[..]).unwrap(),
-                )
-                .unwrap()
-            }),
+            1 => {
+                let mut w = ViewMut::new(B::default(), &mut dst[..]).unwrap();
+                timed_relayout(|| relayout(&sv, &mut w))
+            }
+            2 => {
+                let mut w = ViewMut::new(&gb, &mut dst[..]).unwrap();
+                timed_relayout(|| relayout(&rv, &mut w))
+            }
+            _ => {
+                let mut w = ViewMut::new(B::default(), &mut dst[..]).unwrap();
+                timed_relayout(|| relayout_parallel(&sv, &mut w))
+            }
         });
     }
     verify(la.shape(), lb.shape(), &src, &dst, &name);
@@ -136,6 +135,21 @@ where
         row.memcpy.as_secs_f64() * 1e3
     );
     rows.push(row);
+}
+
+/// The wall time of a relayout, its result checked once the clock has stopped. The result is kept in this frame
+/// whatever the path (`black_box`), so that the static and the runtime path call `relayout` from one depth of the
+/// stack: a process runs the kernels faster or slower by where their stack data fall (`relayout_stack`), and with
+/// `unwrap` in the timed closure the runtime path's frame held two copies of the error (6.7 KiB) the static
+/// path's did not, which put the two paths' kernels on different pages.
+fn timed_relayout<R: std::fmt::Debug>(f: impl FnOnce() -> Result<(), R>) -> Duration {
+    let start = Instant::now();
+    let result = black_box(f());
+    let time = start.elapsed();
+    if let Err(e) = &result {
+        panic!("the relayout failed: {e:?}");
+    }
+    time
 }
 
 /// Both directions of a pair of layout literals (in parentheses), elements of Rust type `$e`.

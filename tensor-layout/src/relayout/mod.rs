@@ -51,6 +51,7 @@ mod nest;
 #[cfg(feature = "std")]
 mod parallel;
 mod prepared;
+mod run;
 #[cfg(target_arch = "x86_64")]
 mod simd;
 mod staging;
@@ -63,6 +64,7 @@ pub(crate) use kernels::{finish, stream_worthwhile};
 #[cfg(feature = "std")]
 pub use parallel::{relayout_parallel, relayout_threads};
 pub use prepared::Prepared;
+use run::run;
 pub(crate) use staging::execute;
 
 /// What differs between the layouts of a relayout.
@@ -177,12 +179,24 @@ const fn static_check<Src: ViewLayout, Dst: ViewLayout>(packed: bool) {
     }
 }
 
+/// The check of two runtime layouts against each other: the error, made out of line ([`rejected`]), goes
+/// straight into the caller's result.
 #[allow(clippy::result_large_err)] // the error names both layouts; there is no allocator to box it
 fn runtime_check<Src: ViewLayout, Dst: ViewLayout>(src: &Src, dst: &Dst, packed: bool) -> Result<(), RelayoutError> {
     match mismatch(src.shape(), dst.shape(), packed) {
         None => Ok(()),
-        Some(m) => Err(error(src, dst, m)),
+        Some(m) => rejected(src, dst, m),
     }
+}
+
+/// The result of a relayout from `src` into `dst` refused for `mismatch`: out of line, so that the frame of a
+/// relayout between runtime layouts holds no copy of the error's two layouts (3 KiB) on the way to the kernels
+/// (the note of module `run`).
+#[cold]
+#[inline(never)]
+#[allow(clippy::result_large_err)] // the error names both layouts; there is no allocator to box it
+fn rejected<Src: ViewLayout, Dst: ViewLayout>(src: &Src, dst: &Dst, mismatch: Mismatch) -> Result<(), RelayoutError> {
+    Err(error(src, dst, mismatch))
 }
 
 /// The error of a relayout from `src` into `dst`.
@@ -230,6 +244,10 @@ pub const fn check<Src: ViewLayout, Dst: ViewLayout>() -> bool {
 /// be the same, and writes `dst`'s padding value into its padding slots. For static layouts a mismatch does not
 /// compile; for runtime layouts it is an error.
 ///
+/// Stack: no allocation, so the working arrays are on the stack. On x86-64 a large transpose took 358 KiB of a
+/// thread's stack, its two runtime `Geometry`s included (a second-level scratch tile of up to 256 KiB, the loop
+/// nests); on a microcontroller a relayout takes about 59 KB (the README's embedded figures).
+///
 /// ```
 /// use tensor_layout::{layout, relayout, view::{View, ViewMut}};
 /// type Cols = layout!(f32[2,3]{0,1:pad(3,5:zero)});
@@ -257,58 +275,13 @@ pub fn relayout<Src: ViewLayout, Dst: ViewLayout, E: Scalar>(
 ) -> Result<(), RelayoutError> {
     const { static_check::<Src, Dst>(false) };
     // Two static layouts were checked by the line above, at compile time.
-    if Src::STATIC.is_none() || Dst::STATIC.is_none() {
-        runtime_check(&src.layout, &dst.layout, false)?;
+    if (Src::STATIC.is_none() || Dst::STATIC.is_none())
+        && let Some(m) = mismatch(src.layout.shape(), dst.layout.shape(), false)
+    {
+        return rejected(&src.layout, &dst.layout, m);
     }
-    let (ls, ld) = (src.layout, dst.layout);
-    let mut room = None;
-    run(src, dst, || plan(&ls, &ld, &mut room), Grain::<Src, Dst, E>::WHOLE);
+    run(src, dst, None, Grain::<Src, Dst, E>::WHOLE);
     Ok(())
-}
-
-/// The relayout of two views whose layouts match, through the loop nests from `nests` (asked for only when the
-/// relayout is more than one block copy): execute them (`grain`: the nests' [`nest::grain`] over the whole array
-/// when known), or without them go tile by tile through tables of offsets, else element by element.
-fn run<'n, Src: ViewLayout, Dst: ViewLayout, E: Scalar>(
-    src: &View<'_, Src, E>,
-    dst: &mut ViewMut<'_, Dst, E>,
-    nests: impl FnOnce() -> Option<&'n Axes>,
-    grain: Option<usize>,
-) {
-    let stream = kernels::stream_worthwhile(core::mem::size_of_val(dst.data));
-    let (ls, ld) = (src.layout, dst.layout);
-    if ls.shape() == ld.shape() && ld.storage_elements() == ld.element_count() {
-        kernels::copy(dst.data, src.data, stream);
-    } else {
-        match nests() {
-            Some(axes) => {
-                // The whole array: every slot not an index's is padding, which the staged bands write with the
-                // rest (those before `end`); the padding is filled first where they do not.
-                let pad =
-                    (ld.storage_elements() != ld.element_count()).then(|| E::from_scalar_bits(ld.padding_pattern()));
-                let region = Region::whole(ld.dims());
-                let io = Io { src: src.data, src_base: 0, dst: &mut *dst.data, dst_base: 0, stream, pad };
-                let end = staging::stages_padding(axes, &region, &io, grain);
-                match (end, pad) {
-                    (Some(end), Some(pad)) => {
-                        if let Some(rest) = dst.data.get_mut(end..) {
-                            rest.fill(pad);
-                        }
-                    }
-                    _ => crate::view::fill_padding_before_writing(dst),
-                }
-                let mut io = Io { src: src.data, src_base: 0, dst: &mut *dst.data, dst_base: 0, stream, pad };
-                execute(axes, &region, &mut io, grain);
-            }
-            None => {
-                crate::view::fill_padding_before_writing(dst);
-                if !tables::relayout(src, dst) {
-                    general(src, dst);
-                }
-            }
-        }
-    }
-    kernels::finish(stream);
 }
 
 /// The loop nests of a relayout between two layouts, if their digits nest: worked out at compile time for two
@@ -387,17 +360,6 @@ const fn static_axes(dst: &ArrayShape, a: &DigitPlan, b: &DigitPlan) -> Option<A
     match dst.bound_dims(&[]) {
         Ok((dims, rank)) => Axes::new(dims.split_at(rank).0, Side::Digits(a), Side::Digits(b)),
         Err(_) => None,
-    }
-}
-
-/// Element by element, both offsets advancing incrementally in logical order.
-fn general<Src: ViewLayout, Dst: ViewLayout, E: Scalar>(src: &View<'_, Src, E>, dst: &mut ViewMut<'_, Dst, E>) {
-    if let (Ok(from), Ok(to)) = (Offsets::new(src.layout.shape()), Offsets::new(dst.layout.shape())) {
-        for (a, b) in from.zip(to) {
-            if let (Some(&x), Some(y)) = (src.data.get(a), dst.data.get_mut(b)) {
-                *y = x;
-            }
-        }
     }
 }
 

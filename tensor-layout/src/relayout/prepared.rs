@@ -100,7 +100,7 @@ impl<Src: ViewLayout, Dst: ViewLayout> Prepared<Src, Dst> {
             return Err(error(&src.layout, &dst.layout, Mismatch::NotPrepared));
         }
         let grain = self.grain.filter(|&(width, _)| width == core::mem::size_of::<E>()).map(|(_, grain)| grain);
-        run(src, dst, || self.nests.as_ref(), grain);
+        run(src, dst, Some(self.nests.as_ref()), grain);
         Ok(())
     }
 }

@@ -81,6 +81,9 @@ pub(super) struct Block {
     /// Whether 4-byte units whose source rows lie evenly apart on lines go in bands of lines rather than the first
     /// level's tiles ([`Caches::lines_first`](super::cache::Caches::lines_first) for rows of `nj` units).
     pub(super) lines_first: bool,
+    /// Whether byte transposes go through first-level tiles of twice the rows
+    /// ([`Caches::tall_byte_tiles`](super::cache::Caches::tall_byte_tiles)).
+    pub(super) tall: bool,
     /// The most bytes of short source rows prefetched as one stream
     /// ([`Caches::short_block`](super::cache::Caches::short_block)).
     pub(super) short: usize,

@@ -143,7 +143,7 @@ impl Caches {
     /// from memory, while bands of a quarter line (8 bf16 rows, 16 byte rows) ran byte and bf16 transposes within
     /// the caches at 0.65-0.9 of the speed of half lines.
     pub(crate) const fn band_rows(&self, w: usize) -> usize {
-        if self.l1 >= 48 << 10 {
+        if self.large_first_level() {
             64
         } else if self.l1_ways < 32 / w {
             32 / w
@@ -162,7 +162,7 @@ impl Caches {
     /// `[2048,512,16]` to `{2,0,1}` 0.92 against 0.74, u8 transposes 0.62 against 0.52. On an Intel Xeon (48 KiB,
     /// 12 ways) 5% slower (u8 into `{0,1:T(8,128)(4,1)}` 0.69 against 0.81): its bands keep the first level's.
     pub(crate) const fn bands_ahead(&self) -> bool {
-        self.l1 < 48 << 10
+        !self.large_first_level()
     }
 
     /// Whether a transpose of 4-byte units whose source rows of `row` bytes lie evenly apart on lines goes in bands
@@ -177,7 +177,19 @@ impl Caches {
     /// 6,000 bytes, 0.96-0.97 -> 0.73-0.89) and rows of 2 KiB (`[16,2048,512]` to `{1,2,0}` 1.07 -> 0.99). On an AMD
     /// EPYC Zen 4 (32 KiB, 8 ways) the first level's tiles ran f32 `[4096,4096]` at 1.18 against the bands' 0.83.
     pub(crate) const fn lines_first(&self, row: usize) -> bool {
-        self.l1 >= 48 << 10 && row > 4 << 10 && row * 32 <= self.l2 / 4
+        self.large_first_level() && row > 4 << 10 && row * 32 <= self.l2 / 4
+    }
+
+    /// Whether byte transposes whose source rows lie evenly apart go through first-level tiles of 256 source rows
+    /// rather than 128 (`l1tiles::tall`, which says what was measured): with a first-level cache of 48 KiB or more.
+    pub(crate) const fn tall_byte_tiles(&self) -> bool {
+        self.large_first_level()
+    }
+
+    /// The class of cache the rules above tell apart: a first level of 48 KiB or more (Intel's cores since Ice
+    /// Lake, 12 ways) against 32 KiB (AMD's Zen 2 to 4, Intel's before, 8 ways).
+    const fn large_first_level(&self) -> bool {
+        self.l1 >= 48 << 10
     }
 
     /// Bytes of a way of the second-level cache: lines this far apart (or a multiple) share a set, and so do the

@@ -119,7 +119,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
 
 /// Whether the tiles of units of `W` bytes over source rows `lo .. hi` and `fj` units of `b` are `2 * SIDE` source
 /// rows tall rather than [`SIDE`]: bytes whose source rows lie evenly apart (a 2-D transpose), with a first-level
-/// cache of 48 KiB or more, at least two such tiles down, the scratch tile holding them (32 KiB). Their destination
+/// cache of 48 KiB or more ([`Block::tall`]), at least two such tiles down, the scratch tile holding them (32 KiB). Their destination
 /// runs are 256 bytes, which stream out faster than runs of 128 (64 MiB written in runs of 256 bytes, one per row,
 /// in 3.0 ms against 3.7). On an Intel Xeon (Emerald Rapids: 48 KiB, 12 ways), base and new alternating, three
 /// rounds: u8 `[8192,8192]` transposed at 0.69-0.73 of `memcpy` -> 0.75-0.78, `[4096,16384]` 0.62-0.66 ->
@@ -130,8 +130,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
 /// (32 KiB), where tiles of 32 KiB ran 10-50% slower.
 #[inline(always)]
 fn tall<const W: usize>(b: &Block, lo: usize, hi: usize) -> bool {
-    let large = b.l1.0 * b.l1.1 >= 48 << 10 && b.scratch >= 2 * SIDE * SIDE;
-    W == 1 && large && b.ni <= b.g.ni0 && hi - lo >= 2 * SIDE
+    W == 1 && b.tall && b.scratch >= 2 * SIDE * SIDE && b.ni <= b.g.ni0 && hi - lo >= 2 * SIDE
 }
 
 /// [`tiles`] with tiles of `TI` source rows.

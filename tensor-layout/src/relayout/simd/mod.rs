@@ -267,6 +267,7 @@ pub(super) fn transpose<E: Scalar>(
         band: caches.band_rows(w),
         ahead: caches.bands_ahead(),
         lines_first: caches.lines_first(nj * w),
+        tall: caches.tall_byte_tiles(),
         short: caches.short_block(),
         way: caches.l2_way(),
         l1: (caches.l1_ways, caches.l1_way()),
@@ -476,10 +477,12 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 let then = b.next_source(k);
                 // Streaming units of 1 to 4 bytes go through the first level's tile on AVX2 and AVX-512, from the
                 // first row whose runs start on a line; the rows before it through the second level's. Not 4-byte
-                // rows evenly apart on lines that bands of lines take, where `lines_first` prefers those.
-                let banded = W == 4 && b.lines_first && b.ni <= b.g.ni0 && b.g.si0.unsigned_abs().is_multiple_of(64);
-                let banded = banded && bands && cols == fj && full.is_some();
-                let banded = banded && lines::span::<W>(r, lo, hi, fj).is_some_and(|s| !s.tight);
+                // rows evenly apart on lines that bands of lines take, where `lines_first` prefers those (their
+                // span worked out once, for this choice and the bands).
+                let span = || full.filter(|_| bands && cols == fj).and_then(|_| lines::span::<W>(r, lo, hi, fj));
+                let lined = W == 4 && b.lines_first && b.ni <= b.g.ni0 && b.g.si0.unsigned_abs().is_multiple_of(64);
+                let known = lined.then(span);
+                let banded = known.flatten().is_some_and(|s| !s.tight);
                 let first = match (I::LANES >= 2 && !alone && !banded, avx2) {
                     (true, Some(avx2)) => l1tiles::start::<W, L>(r, lo, hi, fj).map(|first| (first, avx2)),
                     _ => None,
@@ -489,14 +492,11 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                     l1tiles::tiles::<I, W, L>(isa, avx2, &Block { then, ..*r }, first, hi, cols);
                     return;
                 }
-                let (start, end) = match full {
-                    Some(avx2) if bands && cols == fj => match lines::span::<W>(r, lo, hi, fj) {
-                        Some(span) => {
-                            lines::bands::<W, L>(avx2, r, span, fj);
-                            (span.start, span.end)
-                        }
-                        None => (hi, hi),
-                    },
+                let (start, end) = match (full, known.unwrap_or_else(span)) {
+                    (Some(avx2), Some(span)) => {
+                        lines::bands::<W, L>(avx2, r, span, fj);
+                        (span.start, span.end)
+                    }
                     _ => (hi, hi),
                 };
                 if start == hi {
