@@ -7,8 +7,9 @@
 //! runtime path's speed relative to the static path's, is the median over the repetitions of the two timed in
 //! the same round (the ratio of the two bests swung by 5-15% a pair from run to run, on different pairs each
 //! run, where both paths run the same kernels: one lucky or unlucky timing moved it; paired, the machine's drift
-//! between rounds cancels). The two paths call the kernels from different stack depths: `relayout_stack` measures
-//! what the depth does to a kernel.
+//! between rounds cancels). Both paths are timed by one body from one frame, their views made before the clock, so
+//! that below it they run the kernels at one place in the stack (the library's `relayout::run` note; what the
+//! place does to a kernel: `relayout_stack`).
 //!
 //! Targets (issue 23): every pair at least 0.7 single-threaded, the median at least 0.9, runtime at least 0.95x
 //! static on every pair. Run with other work idle (`uptime`):
