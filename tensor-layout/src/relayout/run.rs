@@ -14,8 +14,7 @@
 //! [`untyped`] a static relayout of 256 bytes to 4 KiB took 8-16% longer). Both are calls of their own, so that
 //! [`run`], inlined into the caller, adds nothing to its frame.
 
-use super::io::{Io, Region};
-use super::{kernels, plan, staging, tables, Axes};
+use super::{execute, kernels, plan, staging, tables, Axes, Io, Region};
 use crate::view::{fill_padding_before_writing, Scalar, View, ViewLayout, ViewMut};
 use crate::Offsets;
 
@@ -145,7 +144,7 @@ fn body<E: Scalar, L: Layouts<E> + ?Sized>(
                     _ => layouts.fill_padding(dst),
                 }
                 let mut io = Io { src, src_base: 0, dst, dst_base: 0, stream, pad };
-                staging::execute(axes, &region, &mut io, grain);
+                execute(axes, &region, &mut io, grain);
             }
             None => {
                 layouts.fill_padding(dst);
