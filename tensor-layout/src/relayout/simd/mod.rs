@@ -480,8 +480,8 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 // rows evenly apart on lines that bands of lines take, where `lines_first` prefers those (their
                 // span worked out once, for this choice and the bands).
                 let span = || full.filter(|_| bands && cols == fj).and_then(|_| lines::span::<W>(r, lo, hi, fj));
-                let lined = W == 4 && b.lines_first && b.ni <= b.g.ni0 && b.g.si0.unsigned_abs().is_multiple_of(64);
-                let known = lined.then(span);
+                let by_lines = W == 4 && b.lines_first && b.ni <= b.g.ni0 && b.g.si0.unsigned_abs().is_multiple_of(64);
+                let known = by_lines.then(span);
                 let banded = known.flatten().is_some_and(|s| !s.tight);
                 let first = match (I::LANES >= 2 && !alone && !banded, avx2) {
                     (true, Some(avx2)) => l1tiles::start::<W, L>(r, lo, hi, fj).map(|first| (first, avx2)),
