@@ -259,6 +259,33 @@ fn line_transposes() {
     }
 }
 
+/// Streaming transposes whose repetitions continue one another's destination runs (the two quads of an
+/// `(8,128)(4,1)` tile across a dimension the source does not keep together: runs of 512 bytes), into a
+/// destination 16 and 48 bytes past a line: the line each two repetitions share, its seam, goes through the
+/// scratch tile (`simd::seams`).
+#[test]
+fn repetitions_joined_at_seams() {
+    const N: usize = 16 * 8 * 128;
+    #[repr(C, align(64))]
+    struct Lines([u8; N + 64]);
+    let a = DynLayout::parse("u8[16,8,128]{0,2,1}").unwrap();
+    let b = DynLayout::parse("u8[16,8,128]{2,1,0:T(8,128)(4,1)}").unwrap();
+    let (ga, gb) = (Geometry::new(a).unwrap(), Geometry::new(b).unwrap());
+    let src: Vec<u8> = (0..N).map(|k| (k as u8).wrapping_mul(37) ^ (k >> 8) as u8).collect();
+    for to in [16, 48] {
+        let mut dst = Lines([0xee; N + 64]);
+        let v = View::new(&ga, &src[..]).unwrap();
+        tensor_layout::relayout(&v, &mut ViewMut::new(&gb, &mut dst.0[to..to + N]).unwrap()).unwrap();
+        // Element `(i, j, k)` at `j * 2048 + k * 16 + i` in the source; in the destination row `i` of 1,024 bytes,
+        // quad `j / 4` of 512 bytes, its column `k` of 4 bytes, row `j % 4` of the quad.
+        for (i, j, k) in (0..16).flat_map(|i| (0..8).flat_map(move |j| (0..128).map(move |k| (i, j, k)))) {
+            let (got, want) = (dst.0[to + i * 1024 + j / 4 * 512 + k * 4 + j % 4], src[j * 2048 + k * 16 + i]);
+            assert_eq!(got, want, "skew {to} at {i}, {j}, {k}");
+        }
+        assert!(dst.0[..to].iter().chain(&dst.0[to + N..]).all(|&x| x == 0xee), "wrote outside");
+    }
+}
+
 /// Transposes `e[rows,cols]` into `{0,1}` from a 64-aligned source and into a 64-aligned destination, each
 /// `(source, destination)` skew bytes past the boundary: every element in its place, nothing written outside.
 macro_rules! transposes_at {

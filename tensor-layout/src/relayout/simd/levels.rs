@@ -17,6 +17,7 @@ use super::super::{execute, kernels};
 use super::cache::{Caches, OVERRIDE};
 use super::isa::{Level, CAP};
 use super::l1tiles::{STAGED, TAKEN, TALL};
+use super::seams::JOINED;
 use super::tiles::THEN;
 use crate::axes::{Axes, Side};
 use crate::view::Scalar;
@@ -443,6 +444,28 @@ fn transposes_carry_partial_lines_down_the_strips() {
             both_at(a, &b, &runs);
         }
     });
+}
+
+/// Streaming transposes whose repetitions continue one another's destination runs (the quads of `(4,1)` and the
+/// row pairs of `(2,1)` tiles across a dimension the source does not keep together, runs of 512 bytes), into
+/// destinations 16, 32 and 48 bytes past a line: the seams between repetitions ([`super::seams`]), partial tiles
+/// and a last group of seams fewer than a register block's rows (70 and 100 destination rows) included.
+#[test]
+fn repetitions_join_at_seams() {
+    for (a, b, w) in [
+        ("u8[24,64,128]{0,2,1}", "u8[24,64,128]{2,1,0:T(32,128)(4,1)}", 1),
+        ("u8[70,36,128]{0,2,1}", "u8[70,36,128]{2,1,0:T(32,128)(4,1)}", 1),
+        ("bf16[24,24,128]{0,1,2}", "bf16[24,24,128]{2,1,0:T(8,128)(2,1)}", 2),
+        ("bf16[100,12,128]{0,1,2}", "bf16[100,12,128]{2,1,0:T(8,128)(2,1)}", 2),
+    ] {
+        let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+        // The buffers lie on 16 bytes, at a place in a line that varies from one allocation to the next: eight runs,
+        // two at each 16-byte skew, put the destination on a line (no seams) in every one only if each allocation
+        // lands where its skew cancels.
+        let joined = (0..8).filter(|k| moved(&JOINED, a, b, &pairs, w, k % 4 * 16 / w)).count();
+        assert!(joined > 0, "{a} -> {b}: no seams at eight skews");
+        both_at(a, b, &[(true, 16 / w), (false, 16 / w), (true, 1)]);
+    }
 }
 
 /// Regions of whole and partial tiles larger than twice a band (a quarter of the L2: 32 KiB with a 128 KiB L2) go

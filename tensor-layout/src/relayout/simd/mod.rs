@@ -75,7 +75,12 @@
 //! (edges narrower than a block) is left to the portable loops of [`super::kernels`], but where a repetition's
 //! whole block fits in the scratch tile: there the last blocks each way overlap the ones before, and the tile
 //! holds every unit of the repetition before it streams out ([`whole`]: batches of byte transposes of `371 x 197`
-//! from 0.22-0.24 of `memcpy` to 0.59-0.67, AMD EPYC Zen 4). Nor are the last source rows and units, where the
+//! from 0.22-0.24 of `memcpy` to 0.59-0.67, AMD EPYC Zen 4; blocks of at most 128 KiB whose repetitions do not
+//! continue one another's destination runs). Repetitions that do (the quads and row pairs of sub-tiles across a
+//! dimension the source does not keep together), into runs off lines, share a line of each destination row with
+//! the next: that line, their seam, is transposed from both and streamed out whole ([`seams`]), the kernels
+//! taking the rows between (u8 into `(32,128)(4,1)` tiles from 0.45-0.48 of `memcpy` to 0.77-0.82, Intel Xeon).
+//! Nor are the last source rows and units, where the
 //! tiles alone take every row (destination rows off 32-byte boundaries): the last tiles take them, their last
 //! blocks over rows and units of the ones before, so that no destination row is written again for its last units
 //! nor any source row read again for its last ones (f64 transposes of 25 rows of 331,264 units from 0.23-0.31 of
@@ -104,6 +109,7 @@ mod levels;
 mod lines;
 mod net;
 mod out;
+mod seams;
 mod tiles;
 mod walk;
 mod whole;
@@ -112,10 +118,10 @@ mod zip;
 use block::{Block, Geo, Reps};
 use cache::{Caches, SCRATCH_MAX};
 use isa::{unblocks, Avx2, Avx512, Isa, Level, Sse2};
-use out::{put, put_ahead};
+use out::put_ahead;
+use seams::Seams;
 use tiles::{block_shape, tile_rows, tiles};
 use walk::Walk;
-use zip::{deinterleave, deinterleave_wide, interleave, interleave_pieces};
 
 pub(super) use few::Few;
 
@@ -465,13 +471,37 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         // The closure inlined whatever its size: it runs the tiles on `isa`, whose intrinsics are inlined only into
         // code compiled for it (`plan_avx2`'s, once the closure is inlined); left a function of its own, every shuffle
         // is a call (byte transposes ran at a tenth of their speed; tests/zero-cost/compare.py checks).
-        // SAFETY: a part of the caller's block (every repetition, in chunks of whole register blocks).
+        // Repetitions that continue one another's destination runs off lines: a repetition at a time, its rows in
+        // the runs' partial lines through the seams ([`seams`]).
+        let chunk = tile_rows(W, ei, fi, fj, b.scratch);
+        let seams = Seams::of::<W, L>(b, fi, cols, chunk_rows(b, fi, chunk), ei);
+        let b = &Block { scratch: seams.map_or(b.scratch, |(_, left)| left), ..*b };
+        // SAFETY: a part of the caller's block (every repetition, in chunks of whole register blocks; with seams,
+        // each repetition's rows between them, and the seams of each two repetitions, the scratch tile's seam lines
+        // past the kernels' `scratch`: [`Seams::join`]'s contract).
         by_chunks(
             b,
             fi,
-            tile_rows(W, ei, fi, fj, b.scratch),
+            chunk,
             #[inline(always)]
             |k, r, lo, hi| unsafe {
+                // With seams, the seam before the repetition (its head, the previous one's tail) with its first
+                // chunk, and of each chunk the rows between the seams.
+                let (lo, hi) = match seams {
+                    Some((s, _)) => {
+                        let (after, before) = (k > 0, k + 1 < b.reps.n);
+                        if after && lo == 0 {
+                            let then = before.then(|| b.rep(k + 1));
+                            s.join::<I, W, L>(isa, &b.rep(k - 1), r, then.as_ref());
+                        }
+                        let (from, to) = s.rows(r, after, before);
+                        (lo.max(from), hi.min(to))
+                    }
+                    None => (lo, hi),
+                };
+                if lo >= hi {
+                    return;
+                }
                 // Repetitions far apart go one by one, all rows at once (a batch of small transposes): the
                 // kernel that ends one prefetches the next one's source ([`Block::then`]).
                 let then = b.next_source(k);
@@ -522,62 +552,9 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
     } else if b.inner > 1 {
         // Only the tiles transpose blocks inside units.
         (0, 0)
-    } else if nj >= L && ni < L {
-        let fj = nj / L * L;
-        // Adjacent in runs of whole vectors, or in one run whatever its length (a partial tile's columns, the
-        // last `nj % L` of them unit by unit in the kernel; column by column, bf16 rows of 500 packed into
-        // `(8,128)(2,1)` tiles ran at 0.22 of `memcpy`).
-        let adjacent = b.g.dj0 == (ni * W) as isize && Walk::steps_fit(nj, b.g.nj0, L);
-        // SAFETY: a part of the caller's block, `ni` rows; the columns adjacent where `interleave` runs.
-        unsafe {
-            match (ni, adjacent) {
-                (2, true) => interleave::<I, W, L, 2>(isa, b, nj),
-                (4, true) if L > 4 => interleave::<I, W, L, 4>(isa, b, nj),
-                (8, true) if L > 8 => interleave::<I, W, L, 8>(isa, b, nj),
-                (2, false) => (0..b.reps.n).for_each(|k| interleave_pieces::<W, L, 2>(&b.rep(k), fj)),
-                (4, false) if L > 4 => (0..b.reps.n).for_each(|k| interleave_pieces::<W, L, 4>(&b.rep(k), fj)),
-                (8, false) if L > 8 => (0..b.reps.n).for_each(|k| interleave_pieces::<W, L, 8>(&b.rep(k), fj)),
-                _ => return (0, 0),
-            }
-        }
-        (ni, if adjacent { nj } else { fj })
-    } else if ni >= L && nj < L {
-        let fi = ni / L * L;
-        // SAFETY: a part of the caller's block (every repetition, in chunks of whole `L`-row steps but the last),
-        // `nj` columns, written to the destination or, gathered, to the same offsets in the tile.
-        unsafe {
-            // Chunks within one group of `ni0` rows (a tile's row pairs), so that the repetitions read it in order.
-            let mut chunk = (zip::CHUNK_BYTES / (nj * W)).max(L) / L * L;
-            while b.g.ni0.is_multiple_of(L) && !b.g.ni0.is_multiple_of(chunk) {
-                chunk -= L;
-            }
-            // Short destination rows that follow one another, every repetition's after the last (a row of tiles
-            // unpacked into rows of 1 KiB), are one run: gathered in the scratch tile (32 KiB at most, `SMALL`)
-            // and written out whole.
-            let run = b.reps.n * nj * ni * W;
-            let gathered = b.stream
-                && run <= b.scratch.min(SMALL)
-                && b.reps.dst == (nj * ni * W) as isize
-                && (0..nj).all(|j| b.g.dst_row(j) == (j * ni * W) as isize);
-            let into = Block { pd: if gathered { b.tile } else { b.pd }, ..*b };
-            match nj {
-                2 => by_chunks(&into, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 2>(isa, r, lo, hi)),
-                4 if L > 4 => by_chunks(&into, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 4>(isa, r, lo, hi)),
-                8 if L > 8 => {
-                    (0..b.reps.n).for_each(|k| deinterleave_wide::<W, L, 8>(&b.rep(k), fi));
-                    return (fi, nj);
-                }
-                _ => return (0, 0),
-            }
-            if gathered {
-                // The run lies in the destination (every row of every repetition, one after another from `pd`),
-                // and the deinterleaves just wrote it whole into the tile (`run` bytes, at most `scratch`).
-                put(b.pd, b.tile, run, true);
-            }
-        }
-        (ni, nj)
     } else {
-        (0, 0)
+        // SAFETY: the caller's contract.
+        unsafe { zip::narrow::<I, W, L>(isa, b) }
     }
 }
 
@@ -588,7 +565,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
 /// otherwise repetition by repetition, all rows at once.
 #[inline(always)]
 fn by_chunks(b: &Block, fi: usize, chunk: usize, mut kernel: impl FnMut(usize, &Block, usize, usize)) {
-    let chunk = if b.reps.n > 1 && !apart(b.reps.src) { chunk.max(1) } else { fi };
+    let chunk = chunk_rows(b, fi, chunk);
     let mut lo = 0;
     while lo < fi {
         let hi = (lo + chunk).min(fi);
@@ -596,5 +573,15 @@ fn by_chunks(b: &Block, fi: usize, chunk: usize, mut kernel: impl FnMut(usize, &
             kernel(k, &b.rep(k), lo, hi);
         }
         lo = hi;
+    }
+}
+
+/// The source rows of each chunk [`by_chunks`] runs over rows `0 .. fi` asked for chunks of `chunk`.
+#[inline(always)]
+fn chunk_rows(b: &Block, fi: usize, chunk: usize) -> usize {
+    if b.reps.n > 1 && !apart(b.reps.src) {
+        chunk.max(1)
+    } else {
+        fi
     }
 }

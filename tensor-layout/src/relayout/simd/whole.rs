@@ -29,13 +29,25 @@ use super::tiles::{pitch, take_rows};
 use super::{apart, leaves_edges, Block};
 
 /// Whether [`whole`] takes `b`'s transposes of `W`-byte units: some units past the whole register blocks (`ni` or
-/// `nj` not a multiple of a lane's units, [`leaves_edges`]), at least a lane's each way, the whole block of a repetition
-/// within the scratch tile, and the repetitions run one by one (far apart in the source, or one alone).
+/// `nj` not a multiple of a lane's units, [`leaves_edges`]), at least a lane's each way, the whole block of a
+/// repetition within the scratch tile and [`WHOLE_MAX`], and the repetitions run one by one (far apart in the
+/// source, or one alone) and do not continue one another's destination runs: those go through the tiles, their
+/// shared lines joined ([`super::seams`]; u8 `[100,5000,128]{0,2,1}` into `{2,1,0:T(32,128)(4,1)}`, blocks of
+/// `512 x 100` whose repetitions are a tile's quads, ran at 0.55 of `memcpy` whole, 0.80-0.82 so, Intel Xeon).
 #[inline(always)]
 pub(super) fn fits<const W: usize>(b: &Block) -> bool {
     let far = b.reps.n == 1 || apart(b.reps.src);
-    leaves_edges(b.ni, b.nj, W) && far && pitch(b.ni * W).saturating_mul(b.nj) <= b.scratch
+    let joined = b.reps.n > 1 && b.reps.dst == (b.ni * W) as isize;
+    leaves_edges(b.ni, b.nj, W) && far && !joined && pitch(b.ni * W).saturating_mul(b.nj) <= b.scratch.min(WHOLE_MAX)
 }
+
+/// The largest block [`whole`] takes (bytes). Larger blocks' edges are a small share of them, and the general
+/// tiles, which stream each tile out while the next is read, ran them faster: on an Intel Xeon (Emerald Rapids,
+/// 2 MiB L2, whose scratch tile is 256 KiB), batches of u8 `474 x 500` (237 KB) transposes at 0.63-0.67 of
+/// `memcpy` whole, 0.74-0.79 so; u8 `[474,1106,128]{0,2,1}` into `{2,1,0:T(32,128)(4,1)}` (blocks of `512 x 474`)
+/// 0.45-0.48 -> 0.62-0.65; blocks of 118 KB the same within the noise either way, and the sweep's 73 KB ones
+/// (`[917,371,197]` to `{1,2,0}`) the same.
+const WHOLE_MAX: usize = 128 << 10;
 
 /// Every unit of repetition `b` (one alone: see [`Block::rep`]) through the scratch tile, in register blocks of
 /// `L` rows and `L * I::LANES` units (SSE2's `L x L` past the last of those, the last block of each way ending at

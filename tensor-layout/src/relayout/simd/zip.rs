@@ -5,7 +5,75 @@
 use super::isa::{Isa, Sse2};
 use super::net::{prefetch, unzip_rows, zip_rows};
 use super::out::{put, write_out, Along};
-use super::{tile_units, Block, Walk};
+use super::{by_chunks, tile_units, Block, Walk, SMALL};
+
+/// The interleaves of fewer source rows than a lane's units (`ni < L`: the row pairs of `(2,1)`, the quads of
+/// `(4,1)`) and the deinterleaves of fewer units (`nj < L`), over every repetition of `b`: the units `(i, j)`,
+/// `i < di`, `j < dj`, they cover, `(0, 0)` where neither applies (see [`super::plan`]).
+///
+/// # Safety
+/// As [`super::plan`].
+#[inline(always)]
+pub(super) unsafe fn narrow<I: Isa, const W: usize, const L: usize>(isa: I, b: &Block) -> (usize, usize) {
+    let (ni, nj) = (b.ni, b.nj);
+    if nj >= L && ni < L {
+        let fj = nj / L * L;
+        // Adjacent in runs of whole vectors, or in one run whatever its length (a partial tile's columns, the
+        // last `nj % L` of them unit by unit in the kernel; column by column, bf16 rows of 500 packed into
+        // `(8,128)(2,1)` tiles ran at 0.22 of `memcpy`).
+        let adjacent = b.g.dj0 == (ni * W) as isize && Walk::steps_fit(nj, b.g.nj0, L);
+        // SAFETY: a part of the caller's block, `ni` rows; the columns adjacent where `interleave` runs.
+        unsafe {
+            match (ni, adjacent) {
+                (2, true) => interleave::<I, W, L, 2>(isa, b, nj),
+                (4, true) if L > 4 => interleave::<I, W, L, 4>(isa, b, nj),
+                (8, true) if L > 8 => interleave::<I, W, L, 8>(isa, b, nj),
+                (2, false) => (0..b.reps.n).for_each(|k| interleave_pieces::<W, L, 2>(&b.rep(k), fj)),
+                (4, false) if L > 4 => (0..b.reps.n).for_each(|k| interleave_pieces::<W, L, 4>(&b.rep(k), fj)),
+                (8, false) if L > 8 => (0..b.reps.n).for_each(|k| interleave_pieces::<W, L, 8>(&b.rep(k), fj)),
+                _ => return (0, 0),
+            }
+        }
+        (ni, if adjacent { nj } else { fj })
+    } else if ni >= L && nj < L {
+        let fi = ni / L * L;
+        // SAFETY: a part of the caller's block (every repetition, in chunks of whole `L`-row steps but the last),
+        // `nj` columns, written to the destination or, gathered, to the same offsets in the tile.
+        unsafe {
+            // Chunks within one group of `ni0` rows (a tile's row pairs), so that the repetitions read it in order.
+            let mut chunk = (CHUNK_BYTES / (nj * W)).max(L) / L * L;
+            while b.g.ni0.is_multiple_of(L) && !b.g.ni0.is_multiple_of(chunk) {
+                chunk -= L;
+            }
+            // Short destination rows that follow one another, every repetition's after the last (a row of tiles
+            // unpacked into rows of 1 KiB), are one run: gathered in the scratch tile (32 KiB at most, `SMALL`)
+            // and written out whole.
+            let run = b.reps.n * nj * ni * W;
+            let gathered = b.stream
+                && run <= b.scratch.min(SMALL)
+                && b.reps.dst == (nj * ni * W) as isize
+                && (0..nj).all(|j| b.g.dst_row(j) == (j * ni * W) as isize);
+            let into = Block { pd: if gathered { b.tile } else { b.pd }, ..*b };
+            match nj {
+                2 => by_chunks(&into, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 2>(isa, r, lo, hi)),
+                4 if L > 4 => by_chunks(&into, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 4>(isa, r, lo, hi)),
+                8 if L > 8 => {
+                    (0..b.reps.n).for_each(|k| deinterleave_wide::<W, L, 8>(&b.rep(k), fi));
+                    return (fi, nj);
+                }
+                _ => return (0, 0),
+            }
+            if gathered {
+                // The run lies in the destination (every row of every repetition, one after another from `pd`),
+                // and the deinterleaves just wrote it whole into the tile (`run` bytes, at most `scratch`).
+                put(b.pd, b.tile, run, true);
+            }
+        }
+        (ni, nj)
+    } else {
+        (0, 0)
+    }
+}
 
 /// Pieces of a destination gathered in the scratch tile while they follow one another in the destination, then
 /// written out as one run ([`put`]: whole lines streamed when asked).
