@@ -246,6 +246,23 @@ fn transposes_through_the_first_level_tile() {
     }
 }
 
+/// Units of 32 and 64 bytes copied whole through the first level's tiles into destination runs that never start
+/// on a line (16 or 48 bytes past one): from the first row, the partial lines at each run's ends with ordinary
+/// stores; at every 16-byte skew.
+#[test]
+fn wide_units_through_the_first_level_tile_off_lines() {
+    for (a, b) in [("u8[160,40,32]{2,1,0}", "u8[160,40,32]{2,0,1}"), ("u8[140,12,64]{2,1,0}", "u8[140,12,64]{2,0,1}")] {
+        let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+        for skew in [0, 16, 32, 48] {
+            let took = moved(&TAKEN, a, b, &pairs, 1, skew);
+            if Level::get() >= Level::Avx2 {
+                assert!(took, "{a} -> {b} at skew {skew}");
+            }
+        }
+        both_at(a, b, &[(true, 16), (true, 48), (false, 16)]);
+    }
+}
+
 /// Batches of small transposes whose repetitions lie far apart (16 KiB) go one by one, and the kernel that ends
 /// each one is given the next one's source to prefetch: through the second-level tile (f32 `64 x 64`, bf16 `64 x
 /// 128` blocks), and the first level's on AVX2 and AVX-512 (bytes, `128 x 128`); the last repetition has no next.
