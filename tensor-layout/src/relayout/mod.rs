@@ -14,7 +14,8 @@
 //! strides alone: block copies where both sides are contiguous (row-major to `T(8,128)` for
 //! 32-bit types), in-register SIMD transposes where they are contiguous along different digits (transposes,
 //! permutations, transposed tiles, the 2x2 and 4x4 blocks between layouts packed along different dimensions),
-//! interleaves and deinterleaves for narrow ones (the pairs of `(8,128)(2,1)`, the quads of `(4,1)`). SSE2 on every x86-64, AVX2 when the CPU has it; portable loops elsewhere. Large
+//! interleaves and deinterleaves for narrow ones (the pairs of `(8,128)(2,1)`, the quads of `(4,1)`). SSE2 on every
+//! x86-64, AVX2 when the CPU has it; portable loops elsewhere. Large
 //! destinations are written with streaming stores on x86-64, like `memcpy`. With `std`,
 //! [`relayout_parallel`] splits the destination between threads.
 //!

@@ -129,17 +129,17 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     }
 }
 
-/// Whether the tiles of units of `W` bytes over source rows `lo .. hi` and `fj` units of `b` are `2 * SIDE` source
-/// rows tall rather than [`SIDE`]: bytes whose source rows lie evenly apart (a 2-D transpose), with a first-level
-/// cache of 48 KiB or more ([`Block::tall`]), at least two such tiles down, the scratch tile holding them (32 KiB).
-/// Their destination runs are 256 bytes, which stream out faster than runs of 128 (64 MiB written in runs of 256
-/// bytes, one per row, in 3.0 ms against 3.7). On an Intel Xeon (Emerald Rapids: 48 KiB, 12 ways), base and new alternating, three
-/// rounds: u8 `[8192,8192]` transposed at 0.69-0.73 of `memcpy` -> 0.75-0.78, `[4096,16384]` 0.62-0.66 ->
-/// 0.73-0.84, pred `[16384,4096]{0,1}` to `{1,0}` 0.62-0.69 -> 0.75-0.80, `[131072,512]{0,1}` 0.57-0.62 -> 0.61-0.69,
-/// u8 `[4701,14274]` the same. bf16 gained on `[8192,4096]` (0.92 -> 0.94-1.01) but lost on `[4000,8000]` (0.84-0.89
-/// -> 0.81-0.85) and into `(8,128)(2,1)` tiles (1.03-1.04 -> 0.95-0.99), 3-D byte reversals 2-3% and f32 more (f32
-/// `[16,2048,512]` to `{1,2,0}` 1.13 -> 0.99-1.04): those keep [`SIDE`], as every unit does on an AMD EPYC Zen 4
-/// (32 KiB), where tiles of 32 KiB ran 10-50% slower.
+/// Whether the tiles of units of `W` bytes over source rows `lo .. hi` and `fj` units of `b` are `2 * SIDE` source rows
+/// tall rather than [`SIDE`]: bytes whose source rows lie evenly apart (a 2-D transpose), with a first-level cache of
+/// 48 KiB or more ([`Block::tall`]), at least two such tiles down, the scratch tile holding them (32 KiB). Their
+/// destination runs are 256 bytes, which stream out faster than runs of 128 (64 MiB written in runs of 256 bytes, one
+/// per row, in 3.0 ms against 3.7). On an Intel Xeon (Emerald Rapids: 48 KiB, 12 ways), base and new alternating, three
+/// rounds: u8 `[8192,8192]` transposed at 0.69-0.73 of `memcpy` -> 0.75-0.78, `[4096,16384]` 0.62-0.66 -> 0.73-0.84,
+/// pred `[16384,4096]{0,1}` to `{1,0}` 0.62-0.69 -> 0.75-0.80, `[131072,512]{0,1}` 0.57-0.62 -> 0.61-0.69, u8
+/// `[4701,14274]` the same. bf16 gained on `[8192,4096]` (0.92 -> 0.94-1.01) but lost on `[4000,8000]` (0.84-0.89 ->
+/// 0.81-0.85) and into `(8,128)(2,1)` tiles (1.03-1.04 -> 0.95-0.99), 3-D byte reversals 2-3% and f32 more (f32
+/// `[16,2048,512]` to `{1,2,0}` 1.13 -> 0.99-1.04): those keep [`SIDE`], as every unit does on an AMD EPYC Zen 4 (32
+/// KiB), where tiles of 32 KiB ran 10-50% slower.
 #[inline(always)]
 fn tall<const W: usize>(b: &Block, lo: usize, hi: usize) -> bool {
     W == 1 && b.tall && b.scratch >= 2 * SIDE * SIDE && b.ni <= b.g.ni0 && hi - lo >= 2 * SIDE

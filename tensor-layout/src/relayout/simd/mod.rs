@@ -11,7 +11,8 @@
 //! - at least `l` units each way: tiles of 512 bytes along each destination row (more when the source rows are
 //!   short: as long as the scratch allows), transposed in register blocks into the scratch tile (a quarter of
 //!   the second-level cache, at most 256 KiB: 128 KiB ran transposes at 0.8 of the speed of 256 KiB on an AMD
-//!   EPYC with 1 MiB of L2; 32 KiB for blocks of at most 32 KiB, see [`SMALL`]), which is then written out destination row by destination row. A register block is
+//!   EPYC with 1 MiB of L2; 32 KiB for blocks of at most 32 KiB, see [`SMALL`]), which is then written out destination
+//!   row by destination row. A register block is
 //!   `l` rows of a vector each, whose every 16-byte lane runs the SSE2 transpose (`log2(l)` unpack stages) of its
 //!   `l x l` units: `l x 2l` units with AVX2, so that 1- and 2-byte units take half of SSE2's shuffles (one
 //!   shuffle port bounds them on Intel cores; AVX-512's `l x 4l` blocks, stored a lane at a time, ran no faster

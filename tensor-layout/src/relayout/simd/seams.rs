@@ -11,10 +11,11 @@
 //! a destination 16 bytes past a line and 0.88 from one on a line; bf16 `[512,110,595]{0,1,2}` into
 //! `{2,1,0:T(8,128)(2,1)}` (runs of 512 bytes, a row pair's 2 rows by 128 columns) 0.53-0.56 against 0.73-0.74.
 //!
-//! Here the line that a repetition's runs end in and the next one's start in, the *seam* of each destination
-//! row, is one register-block transpose of both repetitions' rows in it (the first one's last rows, its *tail*,
-//! and the next one's first, its *head*: a line's worth, `64 / W` rows) into a few lines of the scratch tile,
-//! which then stream out whole. The rows between start and end on lines and go through the kernels as before.
+//! Here the line that a repetition's runs end in and the next one's start in, with the next line of the later
+//! run, the *seam* of each destination row, is one register-block transpose of both repetitions' rows in it (the
+//! first one's last rows, its *tail*, and the next one's first, its *head*: [`SEAM_LINES`] lines' worth) into the
+//! scratch tile, whose lines then stream out whole. The rows between start and end on lines and go through the
+//! kernels as before.
 //! The first repetition's head and the last one's tail lie next to what the block does not write, and are
 //! written as before. Through the second level's tiles, head and tail each a pass of its own into the seam
 //! lines, the pairs above ran at 0.71-0.73 and 0.59-0.66.
@@ -28,11 +29,20 @@ use super::isa::{Isa, Sse2};
 use super::net::micro;
 use super::out::put;
 
-/// Destination rows whose seams go through the scratch tile at once (a line each).
+/// Destination rows whose seams go through the scratch tile at once ([`SEAM`] bytes each).
 const SEAM_ROWS: usize = 64;
 
+/// Lines of a seam: the line two runs share, and the next one of the later run, streamed out together (each
+/// destination row's seam a run of two lines rather than a line alone: u8 `[100,5000,128]{0,2,1}` into
+/// `{2,1,0:T(32,128)(4,1)}` 0.79-0.81 of `memcpy` -> 0.81-0.83, bf16 `[100,2600,128]{0,1,2}` into
+/// `{2,1,0:T(8,128)(2,1)}` 0.61-0.64 -> 0.65-0.69; four lines no faster, Intel Xeon).
+const SEAM_LINES: usize = 2;
+
+/// Bytes of a seam.
+const SEAM: usize = 64 * SEAM_LINES;
+
 /// The bytes of scratch tile the seams take, at its end.
-const SEAM_BYTES: usize = SEAM_ROWS * 64;
+const SEAM_BYTES: usize = SEAM_ROWS * SEAM;
 
 /// The seams of one block (see the module): where each destination run starts in its line, and the rows of a
 /// head and of a tail.
@@ -45,7 +55,7 @@ pub(super) struct Seams {
     tail: usize,
     /// Destination rows, a seam each.
     cols: usize,
-    /// The seam lines: the last [`SEAM_BYTES`] of the scratch tile, past the kernels' `scratch`.
+    /// The seams' room: the last [`SEAM_BYTES`] of the scratch tile, past the kernels' `scratch`.
     at: *mut u8,
 }
 
@@ -54,10 +64,10 @@ impl Seams {
     /// in chunks of `chunk` source rows and register blocks of `ei`, and the bytes of scratch tile left to the
     /// kernels; `None` where there are none to take: unless the block streams units that are not blocks
     /// themselves, its repetitions (more than one) continue one another's destination runs (`ni * W` bytes apart
-    /// in the destination, `fi` = `ni` rows a run), each run at least two lines, every destination row lies at the
-    /// same place in its line, 16, 32 or 48 bytes past its start (the head and the tail then whole register blocks
-    /// of `L` rows), and the first chunk less the head and the last less the tail leave the kernels no rows or at
-    /// least a register block's. Chunks are kept (close repetitions, the row pairs of a `(2,1)` tile, read every
+    /// in the destination, `fi` = `ni` rows a run), each run a line longer than a seam, every destination row lies
+    /// at the same place in its line, 16, 32 or 48 bytes past its start (the head and the tail then whole register
+    /// blocks of `L` rows), and the first chunk less the head and the last less the tail leave the kernels no rows
+    /// or at least a register block's. Chunks are kept (close repetitions, the row pairs of a `(2,1)` tile, read every
     /// repetition's rows of a chunk in turn, each source row's span in one visit: bf16 `[512,110,595]{0,1,2}` into
     /// `{2,1,0:T(8,128)(2,1)}` ran at 0.65-0.67 of `memcpy` with a repetition a chunk, 0.68-0.71 so).
     #[inline(always)]
@@ -70,7 +80,7 @@ impl Seams {
     ) -> Option<(Seams, usize)> {
         let run = b.ni * W;
         let off = (b.pd as usize).wrapping_add(b.g.dst_row(0) as usize) % 64;
-        let (head, tail) = ((64 - off) / W, off / W);
+        let (head, tail) = ((SEAM - off) / W, off / W);
         // The rows the kernels take of the first chunk and of the last (chunks of `chunk` rows): none, or at least a
         // register block's.
         let last = fi - (fi.max(1) - 1) / chunk.max(1) * chunk.max(1);
@@ -87,7 +97,7 @@ impl Seams {
             && fi == b.ni
             && b.reps.dst == run as isize
             && run.is_multiple_of(64)
-            && run >= 128
+            && run >= SEAM + 64
             && cols >= L
             && b.g.rows_on_lines(cols)
             && off != 0
@@ -109,8 +119,8 @@ impl Seams {
     }
 
     /// The seams between repetitions `prev` and `next` (one each, the next right after the previous one in the
-    /// destination): `prev`'s tail and `next`'s head transposed into the seam lines, [`SEAM_ROWS`] destination
-    /// rows at a time, each streamed out whole to the line of its destination row where `next`'s run starts.
+    /// destination): `prev`'s tail and `next`'s head transposed into the seams' room, [`SEAM_ROWS`] destination
+    /// rows at a time, each row's seam streamed out whole from the line where `next`'s run starts.
     ///
     /// # Safety
     /// As [`super::plan`] for `prev`'s rows `ni - tail .. ni` and `next`'s rows `0 .. head`, over the seams'
@@ -133,9 +143,9 @@ impl Seams {
         }
         #[cfg(all(test, feature = "std"))]
         JOINED.with(|t| t.set(t.get() + 1));
-        // The seam's source rows: the tail's, then the head's (a line's worth, `64 / W <= 64`).
+        // The seam's source rows: the tail's, then the head's (`SEAM / W <= SEAM` in all).
         let n = self.tail + self.head;
-        let mut rows = Lined([prev.ps; 64]);
+        let mut rows = Lined([prev.ps; SEAM]);
         let rows = &mut rows.0;
         let mut walk = prev.g.src_rows(prev.ni - self.tail);
         for row in rows.iter_mut().take(self.tail) {
@@ -152,13 +162,13 @@ impl Seams {
             // the group before, transposed and streamed again: the same bytes).
             let ce = (group + SEAM_ROWS).min(self.cols);
             let c0 = group.min(ce - L);
-            let to = |j: usize, r: usize| self.at.wrapping_add((j - c0) * 64 + r * W);
+            let to = |j: usize, r: usize| self.at.wrapping_add((j - c0) * SEAM + r * W);
             let mut jb = c0;
             while jb + ej <= ce {
                 for r in (0..n).step_by(L) {
                     // SAFETY: source rows `r .. r + L <= n` at units `jb .. + ej <= cols` (the caller's contract);
-                    // seam lines `jb - c0 .. + ej <= SEAM_ROWS` at bytes `r * W .. + L * W <= 64`.
-                    unsafe { micro::<I, W, L>(isa, &rows[r..], jb * W, to(jb, r), 64, 1) };
+                    // seams `jb - c0 .. + ej <= SEAM_ROWS` at bytes `r * W .. + L * W <= SEAM`.
+                    unsafe { micro::<I, W, L>(isa, &rows[r..], jb * W, to(jb, r), SEAM, 1) };
                 }
                 jb += ej;
             }
@@ -166,18 +176,18 @@ impl Seams {
                 let j1 = jb.min(ce - L);
                 for r in (0..n).step_by(L) {
                     // SAFETY: as above, an `L x L` block, the last one ending at unit `ce`.
-                    unsafe { micro::<Sse2, W, L>(Sse2, &rows[r..], j1 * W, to(j1, r), 64, 1) };
+                    unsafe { micro::<Sse2, W, L>(Sse2, &rows[r..], j1 * W, to(j1, r), SEAM, 1) };
                 }
                 jb += L;
             }
             let mut walk = next.g.dst_rows(c0);
             for j in c0..ce {
                 let to = next.pd.wrapping_offset(walk.next()).wrapping_sub(self.off);
-                // SAFETY: the line of destination row `j` where `next`'s run starts, on a line boundary (every row
-                // `off` bytes past one): its first `off` bytes are `prev`'s tail (its runs end where `next`'s
-                // start), the rest `next`'s head, all in the destination (the caller's contract); seam line
+                // SAFETY: the `SEAM` bytes of destination row `j` from the line where `next`'s run starts, on a line
+                // boundary (every row `off` bytes past one): the first `off` are `prev`'s tail (its runs end where
+                // `next`'s start), the rest `next`'s head, all in the destination (the caller's contract); seam
                 // `j - c0` holds them, written just above.
-                unsafe { put(to, self.at.add((j - c0) * 64), 64, true) };
+                unsafe { put(to, self.at.add((j - c0) * SEAM), SEAM, true) };
             }
             group = ce;
         }
