@@ -189,7 +189,7 @@ fn staged<E: Scalar, const N: usize, const M: usize>(
                 if let Some(pad) = io.pad.filter(|_| r.len > r.count) {
                     let shape = (band.hi[d] - band.lo[d], r.len, r.count, start);
                     if filled != Some(shape) {
-                        part.fill(pad);
+                        crate::view::fill(part, pad);
                         filled = Some(shape);
                     }
                 }

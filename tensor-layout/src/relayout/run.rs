@@ -138,7 +138,7 @@ fn body<E: Scalar, L: Layouts<E> + ?Sized>(
                 match (end, pad) {
                     (Some(end), Some(pad)) => {
                         if let Some(rest) = dst.get_mut(end..) {
-                            rest.fill(pad);
+                            crate::view::fill(rest, pad);
                         }
                     }
                     _ => layouts.fill_padding(dst),

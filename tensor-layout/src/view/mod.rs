@@ -71,7 +71,7 @@ pub use walk::{zip_tiles, Parts, TileWalk};
 pub use widen::Widen;
 
 pub(crate) use access::unchecked_offset;
-pub(crate) use padding::{fill_padding_before_writing, padding_ranges};
+pub(crate) use padding::{fill, fill_padding_before_writing, padding_ranges};
 pub(crate) use runs::RunCursor;
 
 use tensor_layout_core::IndexError;

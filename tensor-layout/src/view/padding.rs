@@ -16,9 +16,29 @@ pub(crate) fn fill_padding<L: ViewLayout, E: Scalar>(v: &mut ViewMut<'_, L, E>) 
     let data = &mut *v.data;
     padding_ranges(v.layout, |r| {
         if let Some(s) = data.get_mut(r) {
-            s.fill(pad);
+            fill(s, pad);
         }
     });
+}
+
+/// Writes `pad` into every slot of `s`: where its bits are zero, as the constant zero, which the compiler turns into
+/// `memset` (a value known only at run time, a runtime layout's padding value, filled as a loop of 16-byte stores:
+/// f32 `[30,100,5000]` into `{2,1,0:T(8,128)}`, 10% of whose slots lie in tiles with padding, filled first, ran 3-4%
+/// slower through `&Geometry` views than through the static layouts' that way, Intel Xeon).
+#[inline]
+pub(crate) fn fill<E: Scalar>(s: &mut [E], pad: E) {
+    if pad.to_scalar_bits() == 0 {
+        zero(s);
+    } else {
+        s.fill(pad);
+    }
+}
+
+/// Writes zeros into every slot of `s` (a function of its own: inlined, the compiler merged it with the loop of
+/// [`fill`]'s other branch, the value being the same).
+#[inline(never)]
+fn zero<E: Scalar>(s: &mut [E]) {
+    s.fill(E::from_scalar_bits(0));
 }
 
 /// Writes the padding value into at least every padding slot of `v`, and possibly into elements of tiles that
@@ -31,18 +51,18 @@ pub(crate) fn fill_padding_before_writing<L: ViewLayout, E: Scalar>(v: &mut View
     }
     let pad = E::from_scalar_bits(layout.padding_pattern());
     let Some(g) = layout.grid() else {
-        v.data.fill(pad);
+        fill(v.data, pad);
         return;
     };
     let slots = g.tile_slots();
     let tiles = g.tile_count();
     tiles_with_padding(g, layout.dims(), |tiles| {
         if let Some(s) = v.data.get_mut(tiles.start * slots..tiles.end * slots) {
-            s.fill(pad);
+            fill(s, pad);
         }
     });
     if let Some(s) = v.data.get_mut(tiles.saturating_mul(slots)..) {
-        s.fill(pad);
+        fill(s, pad);
     }
 }
 
