@@ -51,6 +51,16 @@ use super::{Block, Geo, Walk};
 /// EPYC Zen 4; 512 bytes by 32 units, or a 32 KiB tile, ran 10-50% slower.
 const SIDE: usize = if cfg!(miri) { 64 } else { 128 };
 
+/// The most destination rows of units of 32 bytes and more whose runs never start on a line that take these tiles
+/// (see [`start`]); more go through the second level's, which carries each run's partial line into the next tile
+/// down. From a destination 16 or 48 bytes past a line, side by side (Intel Xeon): pred `(32,128)(32,1)` tiles
+/// packed transposed (32-byte units, the transposed sub-tiles' columns) from `[262144,256]` (8 destination rows)
+/// at 0.68-0.69 of `memcpy` through the second level's tiles, 0.84-0.85 through these, `[65536,1024]` (32 rows)
+/// 0.81-0.83 -> 0.92-0.95, pred `[355,742,254]{2,1,0}` into `{1,2,0:T(32,128)(32,1)}` (7 rows) 0.52-0.54 ->
+/// 0.63-0.65, u8 `[16,1024,32,64]` to `{3,1,2,0}` (64-byte units, 32 rows) 0.90-0.92 -> 1.02-1.03; but
+/// `[16384,4096]` (128 rows) 0.95-0.97 -> 0.87 and `[8192,8192]` (256 rows) 1.00-1.02 -> 0.86-0.89.
+const FEW_ROWS: usize = 32;
+
 /// The first source row, from `lo`, of the tiles of [`tiles`] over rows `lo .. hi` and `fj` units of `b`:
 /// `None` unless `b` streams `W`-byte units of 1, 2, 4 or 16 to [`SIDE`] bytes, the source rows do not lie a
 /// multiple of a way of the second-level cache apart, every destination row lies a multiple of 64 bytes from the
@@ -83,11 +93,9 @@ pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: us
     let first = lo + skip / W;
     let whole = skip.is_multiple_of(W) && (first - lo).is_multiple_of(L) && first + SIDE <= hi;
     // Units of 32 to 128 bytes whose runs never start on a line (16 or 48 bytes past one, as `malloc` puts large
-    // blocks): from `lo`, the partial lines at the ends of each run written with ordinary stores ([`put`]), a few
-    // percent of runs of at least 4 KiB. Through the second-level tile, the units copied one by one, pred
-    // `[355,742,254]{2,1,0}` into `{1,2,0:T(32,128)(32,1)}` (32-byte units, the transposed `(32,1)` sub-tiles'
-    // columns) ran at 0.31 of `memcpy` from a destination 16 bytes past a line, 0.72 from one on a line (Intel Xeon).
-    let off_lines = W >= 32 && !skip.is_multiple_of(W) && lo + SIDE <= hi;
+    // blocks), into at most [`FEW_ROWS`] destination rows: from `lo`, the partial lines at the ends of each run
+    // written with ordinary stores ([`put`]), a few percent of runs of at least 4 KiB.
+    let off_lines = W >= 32 && !skip.is_multiple_of(W) && fj <= FEW_ROWS && lo + SIDE <= hi;
     if whole {
         Some(first)
     } else if off_lines {
