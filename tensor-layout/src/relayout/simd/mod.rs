@@ -493,7 +493,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                         let (after, before) = (k > 0, k + 1 < b.reps.n);
                         if after && lo == 0 {
                             let then = before.then(|| b.rep(k + 1));
-                            s.join::<I, W, L>(isa, &b.rep(k - 1), r, then.as_ref());
+                            s.join_on::<W, L>(avx2, &b.rep(k - 1), r, then.as_ref());
                         }
                         let (from, to) = s.rows(r, after, before);
                         (lo.max(from), hi.min(to))
