@@ -80,7 +80,7 @@
 //! continue one another's destination runs). Repetitions that do (the quads and row pairs of sub-tiles across a
 //! dimension the source does not keep together), into runs off lines, share a line of each destination row with
 //! the next: that line, their seam, is transposed from both and streamed out whole ([`seams`]), the kernels
-//! taking the rows between (u8 into `(32,128)(4,1)` tiles from 0.45-0.48 of `memcpy` to 0.77-0.82, Intel Xeon).
+//! taking the rows between (u8 into `(32,128)(4,1)` tiles from 0.44-0.48 of `memcpy` to 0.78-0.85, Intel Xeon).
 //! Nor are the last source rows and units, where the
 //! tiles alone take every row (destination rows off 32-byte boundaries): the last tiles take them, their last
 //! blocks over rows and units of the ones before, so that no destination row is written again for its last units

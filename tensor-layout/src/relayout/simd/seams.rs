@@ -17,8 +17,9 @@
 //! scratch tile, whose lines then stream out whole. The rows between start and end on lines and go through the
 //! kernels as before.
 //! The first repetition's head and the last one's tail lie next to what the block does not write, and are
-//! written as before. Through the second level's tiles, head and tail each a pass of its own into the seam
-//! lines, the pairs above ran at 0.71-0.73 and 0.59-0.66.
+//! written as before. The pairs above ran at 0.78-0.85 and 0.60-0.68 so (alternating with the code before, which
+//! also took the u8 one's blocks whole: 0.44-0.48 and 0.52-0.56); through the second level's tiles, head and tail
+//! each a pass of its own, at 0.71-0.73 and 0.59-0.66.
 #![allow(unsafe_code)]
 
 #[cfg(all(test, feature = "std"))]
