@@ -117,6 +117,15 @@ impl Block {
         }
     }
 
+    /// Whether the repetitions continue one another's destination runs: more than one, and each repetition's
+    /// destination row starts where the one before's (of `ni` units of `w` bytes) ends, as the quads of a
+    /// `(4,1)`/`(2,1)` sub-tiled row do. Such blocks go through the tiles with their shared lines joined
+    /// ([`super::seams`]), never whole ([`super::whole::fits`]).
+    #[inline(always)]
+    pub(super) fn reps_continue_runs(&self, w: usize) -> bool {
+        self.reps.n > 1 && self.reps.dst == (self.ni * w) as isize
+    }
+
     /// Repetition `k` of the block, alone.
     #[inline(always)]
     pub(super) fn rep(&self, k: usize) -> Block {

@@ -94,9 +94,8 @@ impl Seams {
             && L >= 2
             && b.inner == 1
             && b.stream
-            && b.reps.n > 1
             && fi == b.ni
-            && b.reps.dst == run as isize
+            && b.reps_continue_runs(W)
             && run.is_multiple_of(64)
             && run >= SEAM + 64
             && cols >= L

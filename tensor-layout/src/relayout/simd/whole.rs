@@ -37,8 +37,10 @@ use super::{apart, leaves_edges, Block};
 #[inline(always)]
 pub(super) fn fits<const W: usize>(b: &Block) -> bool {
     let far = b.reps.n == 1 || apart(b.reps.src);
-    let joined = b.reps.n > 1 && b.reps.dst == (b.ni * W) as isize;
-    leaves_edges(b.ni, b.nj, W) && far && !joined && pitch(b.ni * W).saturating_mul(b.nj) <= b.scratch.min(WHOLE_MAX)
+    leaves_edges(b.ni, b.nj, W)
+        && far
+        && !b.reps_continue_runs(W)
+        && pitch(b.ni * W).saturating_mul(b.nj) <= b.scratch.min(WHOLE_MAX)
 }
 
 /// The largest block [`whole`] takes (bytes). Larger blocks' edges are a small share of them, and the general
