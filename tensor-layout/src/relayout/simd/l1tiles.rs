@@ -72,11 +72,17 @@ pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: us
     // Source rows a multiple of a way of the L2 apart share its sets, where the next tile's prefetched lines evict
     // one another: f32 `[256,256,256]` to `{0,2,1}` (rows 256 KiB apart, 128 KiB ways) ran at 0.61-0.68 of
     // `memcpy` so, 0.70-0.74 through the second-level tile and 0.74-0.78 in bands of lines; rows 64 KiB apart
-    // (`u8[1024,65536]` transposed) at 0.54-0.59 so, 0.44-0.47 otherwise. Units of 1 and 2 bytes take these tiles
-    // all the same, their rows staged (see `tiles`): through the second-level tile full reversals of 3-D bytes and
-    // bf16 ran no faster than through these tiles unstaged (u8 `[256,1024,256]` to `{0,1,2}` 0.30-0.33 of
-    // `memcpy`), slower than staged (0.42).
-    let far = W >= 4 && b.g.si0 != 0 && b.g.si0.unsigned_abs().is_multiple_of(b.way);
+    // (`u8[1024,65536]` transposed) at 0.54-0.59 so, 0.44-0.47 otherwise. Units of 1 and 2 bytes the same where the
+    // destination rows do not also lie a multiple of a way apart (Intel Xeon, 2 MiB L2 of 16 ways, two rounds
+    // alternating): bf16 `[256,131072]` transposed at 0.61-0.62 of `memcpy` through these tiles, 0.95-0.96 through
+    // the second level's, u8 `[256,262144]` 0.41 -> 0.88-0.91, `[512,131072]` 0.54 -> 0.77, batches of bf16
+    // `[256,65536]` 0.66 -> 0.96; rows half a way apart (`u8[1024,65536]`) gained nothing so. Where the destination
+    // rows share sets too (full reversals of 3-D bytes and bf16, whose source and destination rows are both the
+    // outer dimension), these tiles, their rows staged (see `tiles`): through the second level's, u8 `[512,256,512]`
+    // to `{0,1,2}` ran at 0.61-0.64 against 0.80-0.86 and `[128,4096,128]` 0.51 against 0.70, and on an AMD EPYC
+    // Zen 4 u8 `[256,1024,256]` at 0.30-0.33 unstaged, 0.42 staged.
+    let shared = |a: isize| a != 0 && a.unsigned_abs().is_multiple_of(b.way);
+    let far = shared(b.g.si0) && (W >= 4 || !shared(b.g.dj0));
     // Destination rows off lines: 4-byte units only, rows 32 bytes off, from source rows on lines (see the module).
     let on = |a: isize, m: usize| a.unsigned_abs().is_multiple_of(m);
     let halves = W == 4

@@ -290,8 +290,9 @@ fn batches_prefetch_the_next_repetition() {
 }
 
 /// f32 source rows a multiple of a way of the second-level cache apart (4 KiB with a 64 KiB 16-way L2) go through
-/// the second-level tile, the others (64 bytes more apart) through the first level's; bytes through the first
-/// level's either way (staged, see the next test).
+/// the second-level tile, the others (64 bytes more apart) through the first level's; bytes the same, but through
+/// the first level's (staged, see the next test) where the destination rows lie a multiple of a way apart too (a
+/// 3-D full reversal).
 #[test]
 fn rows_a_way_apart_keep_the_second_level_tile() {
     let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20 };
@@ -300,7 +301,9 @@ fn rows_a_way_apart_keep_the_second_level_tile() {
         for (a, b, taken) in [
             ("f32[256,1024]", "f32[256,1024]{0,1}", false),
             ("f32[256,1040]", "f32[256,1040]{0,1}", true),
-            ("u8[256,4096]", "u8[256,4096]{0,1}", true),
+            ("u8[256,4096]", "u8[256,4096]{0,1}", false),
+            ("u8[256,4160]", "u8[256,4160]{0,1}", true),
+            ("u8[128,32,128]{2,1,0}", "u8[128,32,128]{0,1,2}", true),
         ] {
             let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
             let w = if a.starts_with("u8") { 1 } else { 4 };
@@ -340,8 +343,8 @@ fn transposes_into_rows_half_a_line_apart() {
 }
 
 /// Streaming transposes of bytes whose source rows lie a multiple of the first level's way apart (4 KiB with a 32
-/// KiB 8-way L1; 8 KiB; 4 KiB in a 3-D full reversal), and of bf16 whose rows also lie a multiple of the second
-/// level's way apart (4 KiB with a 64 KiB 16-way L2), copy each register block's rows into the stage first, whole
+/// KiB 8-way L1; 8 KiB; 4 KiB in a 3-D full reversal), and of bf16 whose source and destination rows also lie a
+/// multiple of the second level's way apart (4 KiB with a 64 KiB 16-way L2: a 3-D full reversal), copy each register block's rows into the stage first, whole
 /// tiles, at every 16-byte skew (the columns before the source's first line a tile read in place) and in both
 /// directions; rows 64 bytes more apart, bf16 rows a way of the first level apart only (8 rows a block, as many as
 /// its ways) and f32's blocks of 4 rows are read in place.
@@ -354,7 +357,7 @@ fn rows_a_first_level_way_apart_go_through_the_stage() {
         (zen4, "u8[256,4096]", "u8[256,4096]{0,1}", 1, true),
         (zen4, "u8[192,8192]", "u8[192,8192]{0,1}", 1, true),
         (zen4, "u8[128,16,256]{2,1,0}", "u8[128,16,256]{0,1,2}", 1, true),
-        (tiny, "bf16[192,2048]", "bf16[192,2048]{0,1}", 2, true),
+        (tiny, "bf16[128,16,128]{2,1,0}", "bf16[128,16,128]{0,1,2}", 2, true),
         (zen4, "bf16[192,2048]", "bf16[192,2048]{0,1}", 2, false),
         (zen4, "u8[256,4160]", "u8[256,4160]{0,1}", 1, false),
         (zen4, "f32[192,1024]", "f32[192,1024]{0,1}", 4, false),
