@@ -50,10 +50,38 @@ pub(crate) fn execute<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '
         }
         return;
     }
+    if let Some(d) = one_by_one(axes, region, io) {
+        return each_band(region, d, 1, |one| execute(axes, one, io));
+    }
     match bands(axes, region, size_of::<E>(), budget, 2).filter(|&(d, _)| shared(axes, region, d, size_of::<E>())) {
         Some((d, h)) => each_band(region, d, h, |band| boxes(axes, band, io)),
         None => boxes(axes, region, io),
     }
+}
+
+/// The dimension outermost in the source of a region that does not go through the stage, where one index of it
+/// is too large for a band of the stage (twice [`STAGE_BYTES`]) and does go through it, banded across the next
+/// dimension (or goes one by one itself): [`execute`] then runs each index of it alone. Elements of 1 and 2 bytes
+/// (the interleaves of `(4,1)` and `(2,1)` tiles) without padding: with it, the stage takes whole rows of tiles of
+/// the whole array ([`run`]). Batches of rows unpacked from whole tiles and a partial one went in bands of one
+/// batch, the boxes of each writing their parts of every row with ordinary stores (Intel Xeon, old and new
+/// alternating, two or three rounds): bf16 `[64,520,504]{2,1,0:T(8,128)(2,1)}` to `{2,1,0}` (524 KB a batch) at
+/// 0.55 of `memcpy` so, 0.69-0.71 through the stage, `[8,16,520,504]` 0.44-0.52 -> 0.73, `[128,520,376]`
+/// 0.53-0.54 -> 0.66-0.67, u8 `[128,300,1000]{2,1,0:T(32,128)(4,1)}` 0.58-0.59 -> 0.72-0.73. f32 rows of 500 out
+/// of `T(8,128)` tiles, block copies, ran slower so (`[64,500,500]` 0.91-0.94 -> 0.84-0.87).
+fn one_by_one<E>(axes: &Axes, region: &Region, io: &Io<'_, '_, E>) -> Option<usize> {
+    let size = size_of::<E>();
+    if io.pad.is_some() || size > 2 {
+        return None;
+    }
+    let extent = |d: usize| region.hi[d].saturating_sub(region.lo[d]);
+    let top = |d: usize| axes.axes[d].digits.max(1) - 1;
+    let d = (0..axes.rank).filter(|&d| extent(d) > 1).max_by_key(|&d| axes.axes[d].src[top(d)].unsigned_abs())?;
+    let bytes = (0..axes.rank).fold(size, |b, e| b.saturating_mul(extent(e)));
+    let mut one = *region;
+    one.hi[d] = one.lo[d] + 1;
+    let staged = |one: &Region| stage_plan(axes, one, size, io).is_some() || one_by_one(axes, one, io).is_some();
+    (bytes / extent(d) > 2 * STAGE_BYTES && staged(&one)).then_some(d)
 }
 
 /// Whether the boxes of `region` (elements of `size` bytes) share bands across dimension `d`: another dimension
@@ -409,6 +437,46 @@ mod tests {
             let (axes, region) = nests(a, b);
             let (d, _) = bands(&axes, &region, size, 256 << 10, 2).unwrap();
             assert_eq!(shared(&axes, &region, d, size), kept, "{a} -> {b}");
+        }
+    }
+
+    /// Batches of bf16 rows unpacked from whole tiles and a partial one, each batch larger than twice the stage,
+    /// go one by one, each through the stage in bands of rows (streamed), every element where the layouts' offsets
+    /// put it; not with padding to write (the stage's runs are rows of tiles of the whole array), nor where a
+    /// batch is within two stages, nor for f32 (`T(8,128)` tiles unpacked by block copies).
+    #[test]
+    fn batches_larger_than_the_stage_go_one_by_one() {
+        let (axes, region) = nests("f32[3,72,504]{2,1,0:T(8,128)}", "f32[3,72,504]{2,1,0}");
+        let (src, mut dst) = (std::vec![0u32; 3 * 72 * 512], std::vec![0u32; 3 * 72 * 504]);
+        let io = Io { src: &src, src_base: 0, dst: &mut dst, dst_base: 0, stream: true, pad: None };
+        assert_eq!(one_by_one(&axes, &region, &io), None);
+        for (a, b, alone) in [
+            ("bf16[3,136,504]{2,1,0:T(8,128)(2,1)}", "bf16[3,136,504]{2,1,0}", Some(0)),
+            ("bf16[2,3,136,504]{3,2,1,0:T(8,128)(2,1)}", "bf16[2,3,136,504]{3,2,1,0}", Some(0)),
+            ("bf16[3,120,504]{2,1,0:T(8,128)(2,1)}", "bf16[3,120,504]{2,1,0}", None),
+        ] {
+            let (axes, region) = nests(a, b);
+            let (sa, sb) = (ArrayShape::parse(a).unwrap(), ArrayShape::parse(b).unwrap());
+            let count = |s: &ArrayShape| s.storage_elements().unwrap() as usize;
+            let src: std::vec::Vec<u16> = (0..count(&sa)).map(|k| (k * 7 + 1) as u16).collect();
+            let mut dst = std::vec![0u16; count(&sb)];
+            let io = Io { src: &src, src_base: 0, dst: &mut dst, dst_base: 0, stream: true, pad: None };
+            assert_eq!(one_by_one(&axes, &region, &io), alone, "{a}");
+            let padded = Io { pad: Some(0), ..io };
+            assert_eq!(one_by_one(&axes, &region, &padded), None, "{a}");
+            let mut io = Io { pad: None, ..padded };
+            execute(&axes, &region, &mut io);
+            super::super::kernels::finish(true);
+            let dims: std::vec::Vec<usize> = sa.dims().iter().map(|d| d.size().unwrap() as usize).collect();
+            let total: usize = dims.iter().product();
+            let mut index = std::vec![0usize; dims.len()];
+            for k in 0..total {
+                let mut r = k;
+                for (i, &n) in index.iter_mut().zip(&dims).rev() {
+                    (*i, r) = (r % n, r / n);
+                }
+                assert_eq!(dst[sb.offset(&index).unwrap()], src[sa.offset(&index).unwrap()], "{a}: {index:?}");
+            }
         }
     }
 
