@@ -81,6 +81,8 @@
 //! dimension the source does not keep together), into runs off lines, share a line of each destination row with
 //! the next: that line, their seam, is transposed from both and streamed out whole ([`seams`]), the kernels
 //! taking the rows between (u8 into `(32,128)(4,1)` tiles from 0.44-0.48 of `memcpy` to 0.78-0.85, Intel Xeon).
+//! Units of 16 bytes and more into a destination that does not stream (a band's stage, a destination within the
+//! caches) skip the scratch tile: copied straight, source row by row ([`straight`]).
 //! Nor are the last source rows and units, where the
 //! tiles alone take every row (destination rows off 32-byte boundaries): the last tiles take them, their last
 //! blocks over rows and units of the ones before, so that no destination row is written again for its last units
@@ -111,6 +113,7 @@ mod lines;
 mod net;
 mod out;
 mod seams;
+mod straight;
 mod tiles;
 mod walk;
 mod whole;
@@ -435,6 +438,11 @@ unsafe fn plan_sse2<const W: usize, const L: usize>(b: &Block) -> (usize, usize)
 #[inline(always)]
 unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2>, b: &Block) -> (usize, usize) {
     let (ni, nj) = (b.ni, b.nj);
+    if straight::fits::<W>(b) {
+        // SAFETY: the caller's contract.
+        unsafe { straight::straight::<W>(b) };
+        return (ni, nj);
+    }
     if whole::fits::<W>(b) {
         // Every unit of each repetition at once, one by one, the next one's source prefetched as each streams out.
         for k in 0..b.reps.n {
