@@ -32,7 +32,7 @@ pub(super) fn scoped<T: Copy, R>(key: &'static LocalKey<Cell<T>>, value: T, f: i
 }
 
 /// `(destination slot, source slot)` of every logical index of `a` into `b`, offsets from scratch.
-fn reference(a: &ArrayShape, b: &ArrayShape) -> Vec<(usize, usize)> {
+pub(super) fn reference(a: &ArrayShape, b: &ArrayShape) -> Vec<(usize, usize)> {
     let dims: Vec<usize> = (0..a.rank()).map(|d| a.dim_size(d).unwrap()).collect();
     let mut out = Vec::new();
     let mut i = vec![0usize; dims.len()];
@@ -59,7 +59,7 @@ fn reference(a: &ArrayShape, b: &ArrayShape) -> Vec<(usize, usize)> {
 
 /// Relayouts `a` into `b` with the kernels capped at `level`, both slices `skew` elements into larger buffers;
 /// a description of the first wrong slot, if any (`pairs`: the reference of `a` into `b`).
-fn run<E: Scalar>(
+pub(super) fn run<E: Scalar>(
     a: &str,
     b: &str,
     pairs: &[(usize, usize)],
@@ -107,7 +107,7 @@ pub(super) fn both(a: &str, b: &str) {
 }
 
 /// Both directions at every level the CPU runs, for each `(stream, skew)`.
-fn both_at(a: &str, b: &str, runs: &[(bool, usize)]) {
+pub(super) fn both_at(a: &str, b: &str, runs: &[(bool, usize)]) {
     let bits = ArrayShape::parse(a).unwrap().element_bits();
     for (x, y) in [(a, b), (b, a)] {
         let pairs = reference(&ArrayShape::parse(x).unwrap(), &ArrayShape::parse(y).unwrap());
@@ -285,32 +285,6 @@ fn batches_prefetch_the_next_repetition() {
             assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
             let next = (rows * cols * w) as isize;
             assert_eq!(THEN.with(|t| t.borrow().clone()), vec![next; reps - 1], "{a} ({level:?})");
-        }
-    }
-}
-
-/// Units of 16 bytes and more (the columns of transposed `(32,1)` pred tiles, 64- and 128-byte rows kept whole)
-/// into a destination that does not stream are copied straight ([`super::straight`]), every slot right at every
-/// level and skew in both directions; streaming, through the tiles.
-#[test]
-fn wide_units_not_streamed_go_straight() {
-    for (a, b) in [
-        ("pred[3,77,128]{2,1,0:T(32,128)(32,1)}", "pred[3,77,128]{1,2,0}"),
-        ("f32[60,25,16]{2,1,0}", "f32[60,25,16]{2,0,1}"),
-        ("bf16[2,64,8,64]{3,2,1,0}", "bf16[2,64,8,64]{3,1,2,0}"),
-    ] {
-        both_at(a, b, &[(false, 0), (false, 1), (true, 0)]);
-        let w = ArrayShape::parse(a).unwrap().element_bits() as usize / 8;
-        let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
-        for stream in [false, true] {
-            let before = super::straight::TAKEN.with(|t| t.get());
-            let wrong = match w {
-                1 => run::<u8>(a, b, &pairs, Level::get(), stream, 0),
-                2 => run::<u16>(a, b, &pairs, Level::get(), stream, 0),
-                _ => run::<u32>(a, b, &pairs, Level::get(), stream, 0),
-            };
-            assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
-            assert_eq!(super::straight::TAKEN.with(|t| t.get()) > before, !stream, "{a}, stream {stream}");
         }
     }
 }

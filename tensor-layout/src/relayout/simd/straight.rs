@@ -53,3 +53,38 @@ std::thread_local!(
     /// Calls of [`straight`] on this thread (tests that reach it).
     pub(super) static TAKEN: core::cell::Cell<usize> = const { core::cell::Cell::new(0) }
 );
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    use tensor_layout_core::ArrayShape;
+
+    use super::super::isa::Level;
+    use super::super::levels::{both_at, reference, run};
+    use super::TAKEN;
+
+    /// Units of 16 bytes and more (the columns of transposed `(32,1)` pred tiles, 64- and 128-byte rows kept whole)
+    /// into a destination that does not stream are copied straight ([`straight`]), every slot right at every
+    /// level and skew in both directions; streaming, through the tiles.
+    #[test]
+    fn wide_units_not_streamed_go_straight() {
+        for (a, b) in [
+            ("pred[3,77,128]{2,1,0:T(32,128)(32,1)}", "pred[3,77,128]{1,2,0}"),
+            ("f32[60,25,16]{2,1,0}", "f32[60,25,16]{2,0,1}"),
+            ("bf16[2,64,8,64]{3,2,1,0}", "bf16[2,64,8,64]{3,1,2,0}"),
+        ] {
+            both_at(a, b, &[(false, 0), (false, 1), (true, 0)]);
+            let w = ArrayShape::parse(a).unwrap().element_bits() as usize / 8;
+            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+            for stream in [false, true] {
+                let before = TAKEN.with(|t| t.get());
+                let wrong = match w {
+                    1 => run::<u8>(a, b, &pairs, Level::get(), stream, 0),
+                    2 => run::<u16>(a, b, &pairs, Level::get(), stream, 0),
+                    _ => run::<u32>(a, b, &pairs, Level::get(), stream, 0),
+                };
+                assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
+                assert_eq!(TAKEN.with(|t| t.get()) > before, !stream, "{a}, stream {stream}");
+            }
+        }
+    }
+}
