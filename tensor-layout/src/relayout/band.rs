@@ -74,14 +74,11 @@ fn one_by_one<E>(axes: &Axes, region: &Region, io: &Io<'_, '_, E>) -> Option<usi
     if io.pad.is_some() || size > 2 {
         return None;
     }
-    let extent = |d: usize| region.hi[d].saturating_sub(region.lo[d]);
-    let top = |d: usize| axes.axes[d].digits.max(1) - 1;
-    let d = (0..axes.rank).filter(|&d| extent(d) > 1).max_by_key(|&d| axes.axes[d].src[top(d)].unsigned_abs())?;
-    let bytes = (0..axes.rank).fold(size, |b, e| b.saturating_mul(extent(e)));
+    let d = outermost(axes, region)?;
     let mut one = *region;
     one.hi[d] = one.lo[d] + 1;
     let staged = |one: &Region| stage_plan(axes, one, size, io).is_some() || one_by_one(axes, one, io).is_some();
-    (bytes / extent(d) > 2 * STAGE_BYTES && staged(&one)).then_some(d)
+    (region_bytes(axes, &one, size) > 2 * STAGE_BYTES && staged(&one)).then_some(d)
 }
 
 /// Whether the boxes of `region` (elements of `size` bytes) share bands across dimension `d`: another dimension
@@ -121,8 +118,7 @@ pub(crate) fn stages_padding<E: Scalar>(axes: &Axes, region: &Region, io: &Io<'_
 /// twice the smallest band, decided without asking the caches (the staged blocks of 32 KiB come here by the
 /// thousand).
 fn budget(axes: &Axes, region: &Region, size: usize) -> Option<usize> {
-    let bytes = (0..axes.rank).fold(size, |b, d| b.saturating_mul(region.hi[d].saturating_sub(region.lo[d])));
-    if bytes <= 64 << 10 {
+    if region_bytes(axes, region, size) <= 64 << 10 {
         return None;
     }
     band_bytes()
@@ -341,6 +337,20 @@ fn top_run(axes: &Axes, band: &Region, d: usize) -> Option<(isize, isize)> {
     Some((value(band.lo[d] / bound)?, value(band.hi[d].div_ceil(bound))?))
 }
 
+/// The bytes of `region`'s elements (`size` bytes each), saturating.
+fn region_bytes(axes: &Axes, region: &Region, size: usize) -> usize {
+    (0..axes.rank).fold(size, |b, d| b.saturating_mul(region.hi[d].saturating_sub(region.lo[d])))
+}
+
+/// The dimension of `region` outermost in the source (the largest stride of its top digit) among those of more than
+/// one index: the one bands go across.
+fn outermost(axes: &Axes, region: &Region) -> Option<usize> {
+    let top = |d: usize| axes.axes[d].digits.max(1) - 1;
+    (0..axes.rank)
+        .filter(|&d| region.hi[d].saturating_sub(region.lo[d]) > 1)
+        .max_by_key(|&d| axes.axes[d].src[top(d)].unsigned_abs())
+}
+
 /// Where a region is at least `least` boxes and larger than twice `budget` bytes (the source a band reads at most):
 /// the dimension outermost in the source and the band's height (a multiple of the dimension's top digit: whole
 /// tiles of both sides), or `None`; `None` too where every band short enough to stay in the cache would cut the
@@ -348,7 +358,7 @@ fn top_run(axes: &Axes, band: &Region, d: usize) -> Option<(isize, isize)> {
 fn bands(axes: &Axes, region: &Region, size: usize, budget: usize, least: usize) -> Option<(usize, usize)> {
     let rank = axes.rank;
     let extent = |d: usize| region.hi[d].saturating_sub(region.lo[d]);
-    let bytes = (0..rank).fold(size, |b, d| b.saturating_mul(extent(d)));
+    let bytes = region_bytes(axes, region, size);
     if bytes <= 2 * budget {
         return None;
     }
@@ -358,9 +368,8 @@ fn bands(axes: &Axes, region: &Region, size: usize, budget: usize, least: usize)
     if boxes < least {
         return None;
     }
-    let top = |d: usize| axes.axes[d].digits.max(1) - 1;
-    let d = (0..rank).filter(|&d| extent(d) > 1).max_by_key(|&d| axes.axes[d].src[top(d)].unsigned_abs())?;
-    let block = axes.axes[d].bound[top(d)].max(1);
+    let d = outermost(axes, region)?;
+    let block = axes.axes[d].bound[axes.axes[d].digits.max(1) - 1].max(1);
     let row = (bytes / extent(d)).max(1);
     let mut h = (budget / row / block).max(1).saturating_mul(block);
     // Taller bands where a band would cut short the runs the kernels move on either side (the dimension outermost
