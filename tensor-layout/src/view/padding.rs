@@ -42,8 +42,11 @@ fn zero<E: Scalar>(s: &mut [E]) {
 }
 
 /// Writes the padding value into at least every padding slot of `v`, and possibly into elements of tiles that
-/// hold padding: for callers that write every element afterwards (relayout, element-wise operations). Whole
-/// tiles are filled at the speed of `fill`, where finding the exact gaps costs more.
+/// hold padding: for callers that write every element afterwards (relayout, element-wise operations). The tiles
+/// of a class ([`Edge`]) share their gaps, found once ([`Classes`]) and written gap by gap; a class of more gaps
+/// than [`GAPS`] is filled whole, at the speed of `fill`, where writing the exact gaps costs more. Filled whole,
+/// the partial tiles of f32 `[506,54,614]` into `{2,1,0:T(8,128)}` (31% of the slots for 7.5% of padding) took a
+/// fifth of its relayout, and bf16 `[229,512,286]` into `{0,2,1:T(16,128)(2,1)}` (half the tiles) a quarter.
 pub(crate) fn fill_padding_before_writing<L: ViewLayout, E: Scalar>(v: &mut ViewMut<'_, L, E>) {
     let layout = v.layout;
     if layout.storage_elements() == layout.element_count() {
@@ -56,14 +59,24 @@ pub(crate) fn fill_padding_before_writing<L: ViewLayout, E: Scalar>(v: &mut View
     };
     let slots = g.tile_slots();
     let tiles = g.tile_count();
-    tiles_with_padding(g, layout.dims(), |tiles| {
-        if let Some(s) = v.data.get_mut(tiles.start * slots..tiles.end * slots) {
+    let mut classes = Classes::new();
+    let data = &mut *v.data;
+    let mut put = |r: Range<usize>| {
+        if let Some(s) = data.get_mut(r) {
             fill(s, pad);
         }
+    };
+    edge_tiles(g, layout.dims(), |run, edge| match classes.gaps(layout, edge, run.start, slots) {
+        Some(cut) => {
+            for n in run {
+                for &(a, b) in cut {
+                    put(n * slots + a as usize..n * slots + b as usize);
+                }
+            }
+        }
+        None => put(run.start * slots..run.end * slots),
     });
-    if let Some(s) = v.data.get_mut(tiles.saturating_mul(slots)..) {
-        fill(s, pad);
-    }
+    put(tiles.saturating_mul(slots)..layout.storage_elements());
 }
 
 /// Calls `f` with ranges of slots that together are exactly the padding slots of the layout (each once).
@@ -84,9 +97,17 @@ pub(crate) fn padding_ranges<L: ViewLayout>(layout: L, mut f: impl FnMut(Range<u
     };
     let slots = g.tile_slots();
     let tiles = g.tile_count();
-    tiles_with_padding(g, layout.dims(), |tiles| {
-        for n in tiles {
-            gaps(layout, n, n * slots, slots, &mut f);
+    let mut classes = Classes::new();
+    edge_tiles(g, layout.dims(), |run, edge| {
+        if edge == Edge::Empty {
+            f(run.start * slots..run.end * slots);
+            return;
+        }
+        for n in run {
+            match classes.gaps(layout, edge, n, slots) {
+                Some(cut) => cut.iter().for_each(|&(a, b)| f(n * slots + a as usize..n * slots + b as usize)),
+                None => gaps(layout, n, n * slots, slots, &mut f),
+            }
         }
     });
     let end = tiles.saturating_mul(slots);
@@ -95,44 +116,123 @@ pub(crate) fn padding_ranges<L: ViewLayout>(layout: L, mut f: impl FnMut(Range<u
     }
 }
 
-/// Calls `f` with ranges of tile numbers that together are exactly the tiles holding padding, in order,
-/// neighbouring ranges merged: all of them when a tile spans more slots than its box of elements (a later tile
-/// level pads inside it), else the partial edge tiles. The tile coordinates are counted up as the numbers go
-/// (row-major in the tiles' storage order), with no division per tile: found tile by tile from its number,
-/// the edge tiles of bf16 `[60000,500]` in `(8,128)(2,1)` took a tenth of its relayout.
-fn tiles_with_padding(g: &TileGrid, dims: &[usize], mut f: impl FnMut(Range<usize>)) {
+/// What the tiles of a run that [`edge_tiles`] reports hold besides their elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Edge {
+    /// No element: the whole tile is padding.
+    Empty,
+    /// Elements, with the padding of a tile cut short along the dimensions of the mask (bit `d` for dimension
+    /// `d`; none: the padding inside every tile, a later tile level's). Tiles of one class hold their padding at
+    /// the same slots (a tile's slots are laid out alike wherever it lies).
+    Cut(u32),
+}
+
+/// The most gaps of a class of tiles [`Classes`] keeps (and that [`fill_padding_before_writing`] writes one by one).
+const GAPS: usize = 32;
+
+/// The most classes of tiles [`Classes`] keeps at once: edges along each of two tiled dimensions and both, and the
+/// tiles padded inside.
+const CLASSES: usize = 4;
+
+/// The gaps of the classes of tiles met so far ([`Edge::Cut`]), each found once from one of its tiles: slots
+/// from the tile's first, at most [`GAPS`] of them (a class with more is kept as such, and so are the classes met
+/// once [`CLASSES`] are kept: `None`).
+struct Classes {
+    /// The mask of each class kept, and its number of gaps (`None`: more than [`GAPS`]).
+    keys: [(u32, Option<usize>); CLASSES],
+    /// Classes kept.
+    len: usize,
+    /// The gaps of each class kept.
+    gaps: [[(u32, u32); GAPS]; CLASSES],
+}
+
+impl Classes {
+    /// No class yet.
+    fn new() -> Classes {
+        Classes { keys: [(0, None); CLASSES], len: 0, gaps: [[(0, 0); GAPS]; CLASSES] }
+    }
+
+    /// The gaps of tile `n` (of `slots` slots) of class `edge`, from its first slot: `None` for an empty tile (all
+    /// padding), a class of more than [`GAPS`] gaps, or one met once [`CLASSES`] are kept.
+    fn gaps<L: ViewLayout>(&mut self, layout: L, edge: Edge, n: usize, slots: usize) -> Option<&[(u32, u32)]> {
+        let Edge::Cut(mask) = edge else {
+            return None;
+        };
+        let k = match self.keys[..self.len].iter().position(|&(m, _)| m == mask) {
+            Some(k) => k,
+            None if self.len < CLASSES && u32::try_from(slots).is_ok() => {
+                let (k, kept) = (self.len, &mut self.gaps[self.len]);
+                let mut count = 0;
+                gaps(layout, n, 0, slots, &mut |r: Range<usize>| {
+                    if let Some(g) = kept.get_mut(count) {
+                        // Within the tile: `slots` fits in `u32`.
+                        *g = (r.start as u32, r.end as u32);
+                    }
+                    count += 1;
+                });
+                self.keys[k] = (mask, (count <= GAPS).then_some(count));
+                self.len += 1;
+                k
+            }
+            None => return None,
+        };
+        self.keys[k].1.map(|count| &self.gaps[k][..count])
+    }
+}
+
+/// Calls `f` with runs of tile numbers that together are exactly the tiles holding padding, in order, each run of
+/// one class ([`Edge`]), neighbouring runs of a class merged: all of them when a tile spans more slots than its box
+/// of elements (a later tile level pads inside it), else the partial edge tiles and those past the elements. The
+/// tile coordinates are counted up as the numbers go (row-major in the tiles' storage order), with no division per
+/// tile: found tile by tile from its number, the edge tiles of bf16 `[60000,500]` in `(8,128)(2,1)` took a tenth of
+/// its relayout.
+fn edge_tiles(g: &TileGrid, dims: &[usize], f: impl FnMut(Range<usize>, Edge)) {
     let boxed = (0..dims.len()).fold(1usize, |n, d| n.saturating_mul(g.tile_extent(d)));
+    let inside = boxed != g.tile_slots();
+    let mut runs = Runs { pending: (0..0, Edge::Empty), f };
     if g.tile_count() == 0 {
         return;
     }
-    if boxed != g.tile_slots() {
-        f(0..g.tile_count());
-        return;
-    }
-    // A scalar's one tile is full.
+    // A scalar's one tile: padded inside or not at all.
     let Some((&last, outer)) = g.tile_order().split_last() else {
-        return;
+        if inside {
+            runs.push(0..g.tile_count(), Edge::Cut(0));
+        }
+        return runs.end();
     };
-    // Along `d`, tiles from `full(d)` on reach past the dimension (or lie in its padding).
-    let full = |d: usize| g.full_tiles_along(d, dims.get(d).copied().unwrap_or(0));
-    let (inner, inner_full) = (g.tiles_along(last as usize), full(last as usize));
-    let (mut coord, mut edge_from) = ([0usize; MAX_RANK], [0usize; MAX_RANK]);
-    for (e, &d) in edge_from.iter_mut().zip(outer) {
-        *e = full(d as usize);
-    }
-    let mut pending = 0..0;
+    // Along `d`, tile `c` is whole below `full(d)`, cut short at it where the dimension does not end on a tile,
+    // and empty past it (or in a padded dimension's padding): `Some(false)`, `Some(true)`, `None`.
+    let size = |d: usize| dims.get(d).copied().unwrap_or(0);
+    let full = |d: usize| g.full_tiles_along(d, size(d));
+    let along = |d: usize, c: usize| match c.cmp(&full(d)) {
+        core::cmp::Ordering::Less => Some(false),
+        core::cmp::Ordering::Equal if g.valid_extent(d, c * g.tile_extent(d), size(d)) > 0 => Some(true),
+        _ => None,
+    };
+    let (last, inner) = (last as usize, g.tiles_along(last as usize));
+    let inner_full = full(last).min(inner);
+    let cut_last = inner_full < inner && along(last, inner_full) == Some(true);
+    let mut coord = [0usize; MAX_RANK];
     let mut base = 0;
     while base < g.tile_count() {
-        let edge = coord.iter().zip(&edge_from).take(outer.len()).any(|(c, e)| c >= e);
-        let tiles = base + if edge { 0 } else { inner_full }..base + inner;
-        if tiles.start == pending.end {
-            pending.end = tiles.end;
-        } else {
-            if !pending.is_empty() {
-                f(pending);
+        // The class of the row's tiles whole along the last dimension, from the outer coordinates.
+        let row = outer
+            .iter()
+            .zip(&coord)
+            .try_fold(0u32, |m, (&d, &c)| along(d as usize, c).map(|cut| if cut { m | 1 << d } else { m }));
+        let past = match row {
+            None => base,
+            Some(m) => {
+                if m != 0 || inside {
+                    runs.push(base..base + inner_full, Edge::Cut(m));
+                }
+                if cut_last {
+                    runs.push(base + inner_full..base + inner_full + 1, Edge::Cut(m | 1 << last));
+                }
+                base + inner_full + cut_last as usize
             }
-            pending = tiles;
-        }
+        };
+        runs.push(past..base + inner, Edge::Empty);
         base += inner;
         // The next row of tiles: the outer coordinates counted up, the last of them fastest.
         for (k, &d) in outer.iter().enumerate().rev() {
@@ -143,8 +243,39 @@ fn tiles_with_padding(g: &TileGrid, dims: &[usize], mut f: impl FnMut(Range<usiz
             coord[k] = 0;
         }
     }
-    if !pending.is_empty() {
-        f(pending);
+    runs.end();
+}
+
+/// The runs [`edge_tiles`] reports, each merged with the next while it continues it in the same class.
+struct Runs<F: FnMut(Range<usize>, Edge)> {
+    /// The run not reported yet.
+    pending: (Range<usize>, Edge),
+    /// Where the runs go.
+    f: F,
+}
+
+impl<F: FnMut(Range<usize>, Edge)> Runs<F> {
+    /// Adds `tiles` (none: nothing) of class `edge`.
+    fn push(&mut self, tiles: Range<usize>, edge: Edge) {
+        if tiles.is_empty() {
+            return;
+        }
+        if self.pending.0.end == tiles.start && self.pending.1 == edge {
+            self.pending.0.end = tiles.end;
+            return;
+        }
+        let (run, class) = core::mem::replace(&mut self.pending, (tiles, edge));
+        if !run.is_empty() {
+            (self.f)(run, class);
+        }
+    }
+
+    /// Reports the last run.
+    fn end(mut self) {
+        let (run, class) = core::mem::replace(&mut self.pending, (0..0, Edge::Empty));
+        if !run.is_empty() {
+            (self.f)(run, class);
+        }
     }
 }
 
@@ -184,41 +315,87 @@ fn gaps<L: ViewLayout>(layout: L, n: usize, base: usize, slots: usize, f: &mut i
 mod tests {
     extern crate std;
     use super::*;
+    use crate::view::layout::sealed::Sealed;
+    use crate::view::Geometry;
     use std::vec::Vec;
     use tensor_layout_core::ArrayShape;
 
-    /// The ranges of tiles with padding are exactly the tiles a naive reference finds tile by tile (from each
-    /// tile's origin), merged where they touch: partial edge tiles along one or several dimensions, tiles in a
-    /// padded dimension's padding, tiles padded inside, none.
+    /// Layouts with partial edge tiles along one or several dimensions, tiles in a padded dimension's padding,
+    /// tiles padded inside, pairs cut in half (many gaps a tile), more classes than are kept, none.
+    const LAYOUTS: [&str; 14] = [
+        "bf16[60,500]{1,0:T(8,128)(2,1)}",
+        "bf16[61,500]{1,0:T(8,128)(2,1)}",
+        "f32[13,7,300]{2,1,0:T(8,128)}",
+        "f32[13,7,300]{0,2,1:T(8,128)}",
+        "f32[16,256]{1,0:T(8,128)}",
+        "f32[3,5]{0,1:T(2,2)}",
+        "f32[9,5]{1,0:T(4,4)pad(12,5)}",
+        "f32[8,6]{1,0:T(8,6)(3,4)}",
+        "u8[5,33,70]{1,2,0:T(8,128)(4,1)}",
+        "bf16[5,4,37,29]{3,2,1,0:T(8,128)(2,1)}",
+        "f32[5,7,9,11]{3,2,1,0:T(2,4,4,4)}",
+        "bf16[23,6,286]{0,2,1:T(16,128)(2,1)}",
+        "f32[]{:T(256)}",
+        "f32[0,5]{1,0:T(2,2)}",
+    ];
+
+    /// The runs of tiles with padding are exactly the tiles a naive reference finds tile by tile (from each tile's
+    /// origin), each with its class, merged where they touch in one class.
     #[test]
-    fn tiles_with_padding_are_the_partial_tiles() {
-        for text in [
-            "bf16[60,500]{1,0:T(8,128)(2,1)}",
-            "f32[13,7,300]{2,1,0:T(8,128)}",
-            "f32[13,7,300]{0,2,1:T(8,128)}",
-            "f32[16,256]{1,0:T(8,128)}",
-            "f32[3,5]{0,1:T(2,2)}",
-            "f32[9,5]{1,0:T(4,4)pad(12,5)}",
-            "f32[8,6]{1,0:T(8,6)(3,4)}",
-            "u8[5,33,70]{1,2,0:T(8,128)(4,1)}",
-            "f32[]{:T(256)}",
-            "f32[0,5]{1,0:T(2,2)}",
-        ] {
+    fn edge_tiles_are_the_partial_tiles_with_their_classes() {
+        for text in LAYOUTS {
             let shape = ArrayShape::parse(text).unwrap();
             let g = shape.tile_grid().unwrap();
             let dims: Vec<usize> = (0..shape.rank()).map(|d| shape.dim_size(d).unwrap()).collect();
             let internal = (0..dims.len()).map(|d| g.tile_extent(d)).product::<usize>() != g.tile_slots();
-            let naive: Vec<usize> = (0..g.tile_count())
-                .filter(|&n| {
+            let naive: Vec<(usize, Edge)> = (0..g.tile_count())
+                .filter_map(|n| {
                     let o = g.tile_origin(n);
-                    internal || (0..dims.len()).any(|d| g.valid_extent(d, o.as_slice()[d], dims[d]) < g.tile_extent(d))
+                    let valid: Vec<usize> =
+                        (0..dims.len()).map(|d| g.valid_extent(d, o.as_slice()[d], dims[d])).collect();
+                    if valid.contains(&0) {
+                        return Some((n, Edge::Empty));
+                    }
+                    let mask = (0..dims.len()).filter(|&d| valid[d] < g.tile_extent(d)).fold(0, |m, d| m | 1 << d);
+                    (internal || mask != 0).then_some((n, Edge::Cut(mask)))
                 })
                 .collect();
-            let mut ranges: Vec<Range<usize>> = Vec::new();
-            tiles_with_padding(&g, &dims, |r| ranges.push(r));
-            assert!(ranges.windows(2).all(|w| w[0].end < w[1].start), "{text}: {ranges:?}");
-            assert!(ranges.iter().all(|r| !r.is_empty()), "{text}");
-            assert_eq!(ranges.into_iter().flatten().collect::<Vec<_>>(), naive, "{text}");
+            let mut runs: Vec<(Range<usize>, Edge)> = Vec::new();
+            edge_tiles(&g, &dims, |r, e| runs.push((r, e)));
+            assert!(runs.iter().all(|(r, _)| !r.is_empty()), "{text}");
+            assert!(runs.windows(2).all(|w| w[0].0.end < w[1].0.start || w[0].1 != w[1].1), "{text}: {runs:?}");
+            let found: Vec<(usize, Edge)> = runs.into_iter().flat_map(|(r, e)| r.map(move |n| (n, e))).collect();
+            assert_eq!(found, naive, "{text}");
+        }
+    }
+
+    /// The padding slots are exactly those the inverse of the offset finds no element at, slot by slot; filled
+    /// before writing, every padding slot holds the padding value, and no element does where each class of tiles
+    /// has at most [`GAPS`] gaps and there are at most [`CLASSES`] (every layout here but three).
+    #[test]
+    fn padding_is_exactly_the_slots_without_an_element() {
+        for text in LAYOUTS {
+            let shape = ArrayShape::parse(text).unwrap();
+            let g = Geometry::new(text.parse().unwrap()).unwrap();
+            let layout = &g;
+            let naive: Vec<usize> =
+                (0..layout.storage_elements()).filter(|&s| !matches!(shape.slot(s), Ok(Slot::Element(_)))).collect();
+            let mut found: Vec<usize> = Vec::new();
+            padding_ranges(layout, |r| found.extend(r));
+            assert_eq!(found, naive, "{text}");
+            let mut data = std::vec![7u32; layout.storage_elements()];
+            fill_padding_before_writing(&mut ViewMut { layout, data: &mut data[..] });
+            let pad = layout.padding_pattern() as u32;
+            assert!(naive.iter().all(|&s| data[s] == pad), "{text}");
+            let written = data.iter().filter(|&&v| v == pad).count();
+            // Pairs and quads cut by an edge (a gap every other or fourth slot of the edge's rows), and more classes
+            // than are kept: some tiles filled whole.
+            let cut = ["bf16[61,", "u8[5,33,70]", "f32[5,7,9,11]"].iter().any(|t| text.starts_with(t));
+            if cut {
+                assert!(written > naive.len(), "{text}");
+            } else {
+                assert_eq!(written, naive.len(), "{text}");
+            }
         }
     }
 }

@@ -528,6 +528,8 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                 };
                 if let Some((first, avx2)) = first {
                     tiles::<I, W, L>(isa, None, r, lo, first, cols);
+                    // The next repetition's rows, close together or far apart ([`Block::following`]).
+                    let then = b.following(k);
                     l1tiles::tiles::<I, W, L>(isa, avx2, &Block { then, ..*r }, first, hi, cols);
                     return;
                 }
