@@ -1,6 +1,6 @@
 //! Padding slots: which slots of a layout hold no element, found tile by tile from the runs of the elements
-//! (`tensor-layout-core`'s tile grid), and filled with the layout's padding value.
-
+//! (`tensor-layout-core`'s tile grid), once for each class of tile (cut short along the same dimensions: the same
+//! slots in every tile of the class), and filled with the layout's padding value.
 use core::ops::Range;
 
 use tensor_layout_core::{Slot, TileGrid, MAX_RANK};
