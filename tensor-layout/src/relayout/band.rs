@@ -75,6 +75,13 @@ fn one_by_one<E>(axes: &Axes, region: &Region, io: &Io<'_, '_, E>) -> Option<usi
         return None;
     }
     let d = outermost(axes, region)?;
+    // One index of it must be whole tiles of both sides (its top digit steps one index): the rows of a tiled array
+    // went one by one, their pairs cut apart, element by element (bf16 `[453,74071]{1,0:T(8,128)(2,1)}` to `{1,0}`
+    // at 0.08 of `memcpy`).
+    let axis = &axes.axes[d];
+    if axis.bound[axis.digits.max(1) - 1] > 1 {
+        return None;
+    }
     let mut one = *region;
     one.hi[d] = one.lo[d] + 1;
     let staged = |one: &Region| stage_plan(axes, one, size, io).is_some() || one_by_one(axes, one, io).is_some();
@@ -452,7 +459,8 @@ mod tests {
     /// Batches of bf16 rows unpacked from whole tiles and a partial one, each batch larger than twice the stage,
     /// go one by one, each through the stage in bands of rows (streamed), every element where the layouts' offsets
     /// put it; not with padding to write (the stage's runs are rows of tiles of the whole array), nor where a
-    /// batch is within two stages, nor for f32 (`T(8,128)` tiles unpacked by block copies).
+    /// batch is within two stages, nor for f32 (`T(8,128)` tiles unpacked by block copies), nor the rows of tiles
+    /// (one row of 148 KB is not whole tiles).
     #[test]
     fn batches_larger_than_the_stage_go_one_by_one() {
         let (axes, region) = nests("f32[3,72,504]{2,1,0:T(8,128)}", "f32[3,72,504]{2,1,0}");
@@ -463,6 +471,7 @@ mod tests {
             ("bf16[3,136,504]{2,1,0:T(8,128)(2,1)}", "bf16[3,136,504]{2,1,0}", Some(0)),
             ("bf16[2,3,136,504]{3,2,1,0:T(8,128)(2,1)}", "bf16[2,3,136,504]{3,2,1,0}", Some(0)),
             ("bf16[3,120,504]{2,1,0:T(8,128)(2,1)}", "bf16[3,120,504]{2,1,0}", None),
+            ("bf16[9,74071]{1,0:T(8,128)(2,1)}", "bf16[9,74071]{1,0}", None),
         ] {
             let (axes, region) = nests(a, b);
             let (sa, sb) = (ArrayShape::parse(a).unwrap(), ArrayShape::parse(b).unwrap());
