@@ -400,6 +400,19 @@ fn units<E: Scalar>(
         return;
     }
     let u = tr.unit;
+    // Fewer rows than a block, single slots, whole runs of the first level of columns (the lone rows of a quad an
+    // edge cuts): each row's run of each group of columns is one strided block copy of single elements ([`rows`]).
+    let n0 = tr.j[0].n.max(1);
+    if u == 1 && tr.inner == 1 && is.len() < EDGE && js.start % n0 == 0 && js.end % n0 == 0 {
+        let run = Mode { n: n0, src: 1, dst: tr.j[0].dst };
+        for i in is {
+            for j1 in js.start / n0..js.end / n0 {
+                let (s, t) = (a + tr.src_row(i) + (j1 * n0) as isize, b + tr.dst_row(j1 * n0) + i as isize);
+                rows(io, s, t, 1, run);
+            }
+        }
+        return;
+    }
     let (mut from, mut to) = ([0isize; EDGE], [0isize; EDGE]);
     for j0 in js.clone().step_by(EDGE) {
         let je = (j0 + EDGE).min(js.end);
@@ -407,17 +420,6 @@ fn units<E: Scalar>(
         for i0 in is.clone().step_by(EDGE) {
             let ie = (i0 + EDGE).min(is.end);
             offsets(&mut from[..ie - i0], i0, tr.i, |m| m.src, a);
-            if u == 1 && ie - i0 < je - j0 {
-                // Fewer rows than columns (the lone rows of a quad an edge cuts): row by row, each row's source run
-                // read in order (column by column, the three rows of each column, u8 `[1000,31,2000]{2,1,0}` into
-                // `{2,1,0:T(32,128)(4,1)}` took 21.3-22.0 ms, against 20.0-20.7 so; Intel Xeon).
-                for (i, &f) in (i0..ie).zip(&from) {
-                    for (j, &t) in (j0..je).zip(&to) {
-                        io.dst[t as usize + i] = io.src[f as usize + j];
-                    }
-                }
-                continue;
-            }
             for (j, &t) in (j0..je).zip(&to) {
                 for (i, &f) in (i0..ie).zip(&from) {
                     let x = f as usize + j * u;

@@ -112,8 +112,10 @@ impl Block {
     /// they run chunk by chunk.
     #[inline(always)]
     pub(super) fn next_source(&self, k: usize) -> *const u8 {
-        match super::apart(self.reps.src) {
-            true => self.following(k),
+        // Not through `following`: so written, the whole transposes' loop over far repetitions (bf16
+        // `[32,128,8192]{2,1,0:T(16,128)(2,1)}` to `{0,1,2}`) compiled 15% slower (23 -> 26-27 ms, Intel Xeon).
+        match k + 1 < self.reps.n && super::apart(self.reps.src) {
+            true => self.ps.wrapping_offset((k as isize + 1) * self.reps.src),
             false => core::ptr::null(),
         }
     }
