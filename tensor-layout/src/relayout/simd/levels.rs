@@ -512,7 +512,8 @@ fn partial_tiles_in_bands() {
 /// Interleaves and deinterleaves of pairs, quads and eights: the repetitions that continue a destination run
 /// (the other row pairs and quads of a tile), taller tiles, partial tiles (their last columns unit by unit),
 /// short rows unpacked a row of tiles at a time, gathered in the scratch tile and written out as one run (with
-/// gaps between them, a partial tile's columns apart, stored straight).
+/// gaps between them, a partial tile's columns apart, stored straight), and those of more destination rows than a
+/// chunk goes through together.
 #[test]
 fn interleaves_at_every_level() {
     both("bf16[16,64]", "bf16[16,64]{1,0:T(8,32)(2,1)}");
@@ -535,6 +536,8 @@ fn interleaves_at_every_level() {
     both("u8[40,300]", "u8[40,300]{1,0:T(8,128)(8,1)}");
     both("f32[24,100]", "f32[24,100]{1,0:T(8,64)(2,1)}");
     both("bf16[3,20,300]{2,1,0}", "bf16[3,20,300]{2,1,0:T(8,128)(2,1)}");
+    // The row pairs of a whole array of tiles (74 destination rows a chunk): repetition by repetition.
+    both("bf16[3,75,128]{2,1,0:T(16,128)(2,1)}", "bf16[3,75,128]{2,0,1}");
 }
 
 /// Transposes with few rows or columns, which no SIMD kernel takes (channels-last images with 3, 5, 6 or 7
