@@ -403,7 +403,7 @@ fn units<E: Scalar>(
     // Fewer rows than a block, single slots, whole runs of the first level of columns (the lone rows of a quad an
     // edge cuts): each row's run of each group of columns is one strided block copy of single elements ([`rows`]).
     let n0 = tr.j[0].n.max(1);
-    if u == 1 && tr.inner == 1 && is.len() < EDGE && js.start % n0 == 0 && js.end % n0 == 0 {
+    if u == 1 && tr.inner == 1 && is.len() < EDGE && js.start.is_multiple_of(n0) && js.end.is_multiple_of(n0) {
         let run = Mode { n: n0, src: 1, dst: tr.j[0].dst };
         for i in is {
             for j1 in js.start / n0..js.end / n0 {
