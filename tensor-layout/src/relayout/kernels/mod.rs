@@ -400,10 +400,14 @@ fn units<E: Scalar>(
         return;
     }
     let u = tr.unit;
-    // Fewer rows than a block, single slots, whole runs of the first level of columns (the lone rows of a quad an
-    // edge cuts): each row's run of each group of columns is one strided block copy of single elements ([`rows`]).
+    // Fewer rows than a block, single slots, whole runs of the first level of columns a few slots apart in the
+    // destination (the lone rows of a quad an edge cuts): each row's run of each group of columns is one strided
+    // block copy of single elements ([`rows`]). (Columns far apart keep the blocks, each column's rows written
+    // together: pred `[249,465,579]{2,1,0}` into `{1,0,2:T(32,128)(32,1)}`, the last 9 rows of 25 in columns 128 KiB
+    // apart, ran row by row 40% slower.)
     let n0 = tr.j[0].n.max(1);
-    if u == 1 && tr.inner == 1 && is.len() < EDGE && js.start.is_multiple_of(n0) && js.end.is_multiple_of(n0) {
+    let near = tr.j[0].dst.unsigned_abs() <= 8;
+    if u == 1 && tr.inner == 1 && near && is.len() < EDGE && js.start.is_multiple_of(n0) && js.end.is_multiple_of(n0) {
         let run = Mode { n: n0, src: 1, dst: tr.j[0].dst };
         for i in is {
             for j1 in js.start / n0..js.end / n0 {
