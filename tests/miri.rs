@@ -233,6 +233,8 @@ fn interleaves_and_deinterleaves() {
     // of 32 with AVX2, then unit by unit; and tiles 20 columns wide side by side (steps would cross: gathered).
     round_trip::<u8>(&["u8[8,104]", "u8[8,104]{1,0:T(8,64)(4,1)}"]);
     round_trip::<u8>(&["u8[8,60]", "u8[8,60]{1,0:T(8,20)(4,1)}"]);
+    // The row pairs of a whole array of tiles (64 destination rows a chunk): repetition by repetition.
+    round_trip::<u16>(&["bf16[2,64,16]{2,1,0:T(16,16)(2,1)}", "bf16[2,64,16]{2,0,1}"]);
 }
 
 /// Streaming transposes that complete destination lines a band at a time (`lines`): destination rows 384 bytes
