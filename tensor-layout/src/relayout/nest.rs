@@ -6,10 +6,11 @@
 //! so a row-major array is one mode however many dimensions it has. Then:
 //!
 //! - the *unit* is the mode contiguous on both sides (stride 1), if any: slots that move together;
-//! - units of more than 128 bytes, or of a size that is not a power of two: block copies of units
-//!   ([`Kernel::Rows`]), e.g. row-major to `T(8,128)` for 32-bit types (units of 256 bytes transposed through
-//!   the scratch tile ran some permutations slower than as blocks: f32 `[512,512,64]` to `{2,0,1}` 0.55 of
-//!   `memcpy` against 0.66-0.70);
+//! - units of more than 128 bytes, or of a size that is not a power of two beyond what the portable kernel of
+//!   such units takes (`kernels::odd`: pixels of 3 or 6 channels, moved as 4 or 8 elements): block copies of
+//!   units ([`Kernel::Rows`]), e.g. row-major to `T(8,128)` for 32-bit types (units of 256 bytes transposed
+//!   through the scratch tile ran some permutations slower than as blocks: f32 `[512,512,64]` to `{2,0,1}` 0.55
+//!   of `memcpy` against 0.66-0.70);
 //! - otherwise, if one mode is contiguous (in units) in the destination and another in the source, a transpose
 //!   of units between them ([`Kernel::Transpose`]): in-register SIMD blocks, interleaves for narrow sources
 //!   (the row pairs of `(8,128)(2,1)`, the quads of `(4,1)`), deinterleaves for narrow destinations, and cache
@@ -286,7 +287,7 @@ const fn plan_modes(modes: &mut [Mode], mut len: usize, size: usize, blocks: boo
         },
     };
     let bytes = unit * size;
-    let kernel = if bytes > WIDE_UNIT_BYTES || !bytes.is_power_of_two() {
+    let kernel = if bytes > WIDE_UNIT_BYTES || (!bytes.is_power_of_two() && !kernels::odd_units(unit, size)) {
         if inner > 1 {
             return None;
         }
