@@ -190,13 +190,14 @@ fn transposes_of_every_unit_width() {
     round_trip::<u16>(&["bf16[3,5,64]", "bf16[3,5,64]{2,0,1}"]); // 128-byte units
 }
 
-/// Units of a size that is not a power of two (pixels of 3 and 5 channels): moved as 4 and 8 elements through a
+/// Units of a size that is not a power of two (pixels of 3 and 5 channels, and wider): moved as 4 and 8 elements (and 64) through a
 /// scratch tile, the last row of the source exactly (`kernels::odd`), two tiles of columns.
 #[test]
 fn transposes_of_odd_units() {
     round_trip::<u8>(&["u8[9,40,3]", "u8[9,40,3]{2,0,1}"]);
     round_trip::<u16>(&["bf16[10,9,5]", "bf16[10,9,5]{2,0,1}"]);
     round_trip::<u32>(&["f32[3,11,12,3]", "f32[3,11,12,3]{3,1,2,0}"]);
+    round_trip::<u8>(&["u8[18,5,40]", "u8[18,5,40]{2,0,1}"]); // moved as 64 bytes, fewer rows a tile
 }
 
 /// The units AVX2 transposes in 8x8 and 4x4 blocks (`.ci/run` runs this test again built with AVX2), and the

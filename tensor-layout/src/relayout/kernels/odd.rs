@@ -3,7 +3,7 @@
 //!
 //! The SIMD kernels take units of a power of two bytes only, and the portable loops moved one unit at a time at
 //! a few nanoseconds each (that pair ran at 0.04-0.06 of `memcpy`). Here the units go in tiles of a few
-//! destination rows ([`COLS`]) by as many source rows as fill a scratch tile: each source row's units of the tile
+//! destination rows ([`COLS`], fewer for wide units) by as many source rows as fill a scratch tile: each source row's units of the tile
 //! are read in order, each moved as the power of two elements at least as many as it holds (four for three), one
 //! load and one store into the scratch tile's rows, whose slack takes the last unit's overhang (the next unit's
 //! store writes over the rest); then each scratch row goes to its destination row as one run, streamed where the
@@ -23,11 +23,14 @@ const COLS: usize = 32;
 /// Units of a tile, at most: 128 source rows of 32 destination rows.
 const TILE_UNITS: usize = 4096;
 
+/// Source rows of a tile, at least, where the scratch tile holds them: wide units take fewer destination rows.
+const MIN_ROWS: usize = 16;
+
 /// The scratch tile's bytes.
 const SCRATCH_BYTES: usize = 16 << 10;
 
 /// The most bytes one over-long move takes.
-const MOVE_BYTES: usize = 32;
+const MOVE_BYTES: usize = 128;
 
 /// Whether [`units`] moves units of `unit` elements of `size` bytes: not a power of two elements, moved as at
 /// most [`MOVE_BYTES`]. (The planner gives such units a transpose on this condition: [`super::super::nest`].)
@@ -55,6 +58,8 @@ pub(super) fn units<E: Scalar>(
         8 => tiles::<E, 8>(io, a, b, tr, is, js),
         16 => tiles::<E, 16>(io, a, b, tr, is, js),
         32 => tiles::<E, 32>(io, a, b, tr, is, js),
+        64 => tiles::<E, 64>(io, a, b, tr, is, js),
+        128 => tiles::<E, 128>(io, a, b, tr, is, js),
         _ => return false,
     }
     true
@@ -76,16 +81,17 @@ fn tiles<E: Scalar, const C: usize>(
     // at most `TILE_UNITS` units in all, so that fewer destination rows take more source rows.
     let mut scratch = [MaybeUninit::<u64>::uninit(); SCRATCH_BYTES / 8];
     let cap = SCRATCH_BYTES / size_of::<E>();
-    let width = js.len().min(COLS);
+    let width = js.len().min(COLS).min(cap / (MIN_ROWS * u + C)).max(1);
     let rows = ((cap / width - C) / u).clamp(1, TILE_UNITS / width);
     let pitch = rows * u + C;
+    debug_assert!(width * pitch <= cap, "the scratch tile holds {width} rows of {rows} units");
     let tile = scratch.as_mut_ptr() as *mut E;
     let mut to = [0isize; COLS];
     for i0 in is.clone().step_by(rows) {
         let ie = (i0 + rows).min(is.end);
         let first = SourceRows::new(tr, a, i0);
-        for j0 in js.clone().step_by(COLS) {
-            let je = (j0 + COLS).min(js.end);
+        for j0 in js.clone().step_by(width) {
+            let je = (j0 + width).min(js.end);
             let cols = je - j0;
             offsets(&mut to[..cols], j0, tr.j, |m| m.dst, b);
             // The next tile's source, along the same rows, while this one is moved.
@@ -171,7 +177,7 @@ mod tests {
     use crate::relayout::io::Mode;
     use std::vec::Vec;
 
-    /// Units of 3, 5, 6, 7 and 12 elements of every width, rows and columns on two levels each, parts of both
+    /// Units of 3, 5, 6, 7, 12, 40 and 96 elements of every width, rows and columns on two levels each, parts of both
     /// ranges, sources ending at the last unit (whose over-long loads would leave it) and streamed or not: every
     /// element goes where a naive loop puts it, and nothing else is written.
     #[test]
@@ -183,6 +189,8 @@ mod tests {
                 (6, 130, 33, (1, 1)),
                 (7, 40, 41, (8, 5)),
                 (12, 3, 5, (1, 2)),
+                (40, 20, 50, (7, 10)),
+                (96, 9, 33, (3, 11)),
             ] {
                 if !takes(u, size_of::<E>()) {
                     continue;
@@ -238,8 +246,8 @@ mod tests {
     /// other kernels.
     #[test]
     fn takes_units_of_odd_sizes_within_a_move() {
-        assert!(takes(3, 1) && takes(3, 8) && takes(7, 4) && takes(15, 2) && takes(31, 1));
-        assert!(!takes(4, 1) && !takes(1, 8) && !takes(5, 8) && !takes(33, 1) && !takes(9, 4));
+        assert!(takes(3, 1) && takes(3, 8) && takes(7, 4) && takes(15, 8) && takes(127, 1) && takes(7, 16));
+        assert!(!takes(4, 1) && !takes(1, 8) && !takes(9, 16) && !takes(129, 1) && !takes(33, 4) && !takes(64, 2));
         let src = [0u8; 64];
         let mut dst = [0u8; 64];
         let mut io = Io { src: &src, src_base: 0, dst: &mut dst, dst_base: 0, stream: false, pad: None };
