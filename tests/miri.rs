@@ -190,8 +190,8 @@ fn transposes_of_every_unit_width() {
     round_trip::<u16>(&["bf16[3,5,64]", "bf16[3,5,64]{2,0,1}"]); // 128-byte units
 }
 
-/// Units of a size that is not a power of two (pixels of 3 and 5 channels, and wider): moved as 4 and 8 elements (and 64) through a
-/// scratch tile, the last row of the source exactly (`kernels::odd`), two tiles of columns.
+/// Units of a size that is not a power of two (pixels of 3 and 5 channels, and wider): moved as 4, 8 and 64
+/// elements through a scratch tile, the last row of the source exactly (`kernels::odd`), two tiles of columns.
 #[test]
 fn transposes_of_odd_units() {
     round_trip::<u8>(&["u8[9,40,3]", "u8[9,40,3]{2,0,1}"]);

@@ -1,13 +1,13 @@
 //! Transposes of units whose size is not a power of two: pixels of three or six channels with their rows and
 //! columns swapped (u8 `[4096,5461,3]{2,1,0}` to `{2,0,1}`), the channels of each pixel moved as one.
 //!
-//! The SIMD kernels take units of a power of two bytes only, and the portable loops moved one unit at a time at
-//! a few nanoseconds each (that pair ran at 0.04-0.06 of `memcpy`). Here the units go in tiles of a few
-//! destination rows ([`COLS`], fewer for wide units) by as many source rows as fill a scratch tile: each source row's units of the tile
-//! are read in order, each moved as the power of two elements at least as many as it holds (four for three), one
-//! load and one store into the scratch tile's rows, whose slack takes the last unit's overhang (the next unit's
-//! store writes over the rest); then each scratch row goes to its destination row as one run, streamed where the
-//! destination is large. A source row whose over-long loads would leave the source moves its units exactly.
+//! The SIMD kernels take units of a power of two bytes only, and the portable loops moved one unit at a time at a few
+//! nanoseconds each (that pair ran at 0.04-0.06 of `memcpy`). Here the units go in tiles of a few destination rows
+//! ([`COLS`], fewer for wide units) by as many source rows as fill a scratch tile: each source row's units of the tile
+//! are read in order, each moved as the power of two elements at least as many as it holds (four for three), one load
+//! and one store into the scratch tile's rows, whose slack takes the last unit's overhang (the next unit's store writes
+//! over the rest); then each scratch row goes to its destination row as one run, streamed where the destination is
+//! large. A source row whose over-long loads would leave the source moves its units exactly.
 
 #![allow(unsafe_code)]
 
