@@ -198,6 +198,7 @@ fn transposes_of_odd_units() {
     round_trip::<u16>(&["bf16[10,9,5]", "bf16[10,9,5]{2,0,1}"]);
     round_trip::<u32>(&["f32[3,11,12,3]", "f32[3,11,12,3]{3,1,2,0}"]);
     round_trip::<u8>(&["u8[18,5,40]", "u8[18,5,40]{2,0,1}"]); // moved as 64 bytes, fewer rows a tile
+    round_trip::<u16>(&["bf16[4,70,3]", "bf16[4,70,3]{2,0,1}"]); // destination rows one run, out as one
 }
 
 /// The units AVX2 transposes in 8x8 and 4x4 blocks (`.ci/run` runs this test again built with AVX2), and the
