@@ -141,6 +141,21 @@ fn transposes_of_wide_units() {
     both("f32[20,30,64]", "f32[20,30,64]{2,0,1}"); // 256 bytes: block copies
 }
 
+/// Transposes of units whose size is not a power of two (pixels of 3 channels and others, `kernels::odd`): moved
+/// as the next power of two through a scratch tile, the source's last row exactly, destination rows that follow
+/// one another as one run.
+#[test]
+fn transposes_of_odd_units() {
+    both("u8[40,70,3]", "u8[40,70,3]{2,0,1}");
+    both("bf16[9,300,5]", "bf16[9,300,5]{2,0,1}");
+    both("f32[3,200,3]", "f32[3,200,3]{2,0,1}"); // destination rows one run
+    both("u8[130,41,17]", "u8[130,41,17]{2,0,1}");
+    both("f64[33,20,3]", "f64[33,20,3]{2,0,1}");
+    both("u8[20,9,96]", "u8[20,9,96]{2,0,1}"); // moved as 128 bytes
+    both("u8[2,40,70,3]", "u8[2,40,70,3]{3,1,2,0}"); // a batch of images
+    both("bf16[300,4,6]", "bf16[300,4,6]{2,0,1}"); // four columns
+}
+
 /// Transposes of 3 to 8 rows or columns that no SIMD kernel takes (channels-last images and back): run by run.
 #[test]
 fn narrow_transposes() {
@@ -223,6 +238,8 @@ fn large_relayouts_stream_exactly() {
         ("f32[16,130,2100]", "f32[16,130,2100]{1,2,0}"),
         ("pred[1030,2100]", "pred[1030,2100]{0,1:T(32,128)(32,1)}"),
         ("pred[2050,4600]", "pred[2050,4600]{1,0:T(32,128)(32,1)}"), // 32-byte rows, one run a tile row
+        ("u8[1500,2100,3]", "u8[1500,2100,3]{2,0,1}"), // units of 3 bytes through a scratch tile
+        ("bf16[50,32000,3]", "bf16[50,32000,3]{2,0,1}"), // and destination rows of one run
         ("bf16[1032,2176]{1,0:T(8,128)(2,1)}", "bf16[1032,2176]{0,1:T(8,128)(2,1)}"), // staged
         ("bf16[2056,2300]", "bf16[2056,2300]{0,1}"),
         ("u8[2050,4600]", "u8[2050,4600]{1,0:T(32,128)(4,1)}"),
