@@ -37,7 +37,9 @@ const AHEAD: usize = 2;
 /// 11.2-11.4, batches of `512 x 512` images 16.3-16.4 -> 14.8-15.1 (4 and 8 rows no better; Intel Xeon).
 const NEAR: usize = 2;
 
-/// The scratch tile's bytes.
+/// The scratch tile's bytes: with a tile's source rows, within a first-level cache of 32 KiB or more. (32 KiB and
+/// tiles of twice the units ran most pairs 5-10% faster on an Intel Xeon with 48 KiB, but bf16 units of 40 elements
+/// 20% slower, their tile's source and scratch past the cache; and an AMD EPYC has 32 KiB.)
 const SCRATCH_BYTES: usize = 16 << 10;
 
 /// The most bytes one over-long move takes.
