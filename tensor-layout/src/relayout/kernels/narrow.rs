@@ -252,11 +252,20 @@ impl<E: Scalar> Sink<E> for Staged<'_, '_, E> {
         let size = size_of::<E>();
         let shift = ((reads + PAGE / 2).wrapping_sub(self.base) % PAGE) / size;
         if shift != self.shift {
-            for (r, &(_, kept)) in self.runs.iter().enumerate() {
+            // Each run's kept slots to their new place, the last run first where they move up (a run's new place
+            // can reach into the next run's old one, whose slots must move first), the first run first where they
+            // move down (found by `random_large_relayouts_stream_exactly`: a shift that grew by nearly a page
+            // wrote the slots of run `r` over those of run `r + 1`, by the stack's place in its page).
+            let move_kept = |stage: &mut [E], r: usize, kept: usize| {
                 if kept > 0 {
                     let from = r * self.stride + self.shift;
-                    self.stage.copy_within(from..from + kept, r * self.stride + shift);
+                    stage.copy_within(from..from + kept, r * self.stride + shift);
                 }
+            };
+            if shift > self.shift {
+                self.runs.iter().enumerate().rev().for_each(|(r, &(_, kept))| move_kept(self.stage, r, kept));
+            } else {
+                self.runs.iter().enumerate().for_each(|(r, &(_, kept))| move_kept(self.stage, r, kept));
             }
             self.shift = shift;
         }
@@ -352,5 +361,44 @@ fn gather<E: Scalar>(out: &mut [E], from: &[E], stride: usize, offset: usize, u:
         out.chunks_exact_mut(u)
             .zip(from.chunks_exact(stride))
             .for_each(|(o, f)| o.copy_from_slice(&f[offset..offset + u]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::*;
+
+    /// Two runs' kept slots moved when the stage's shift (set by the source's address) grows by nearly a page and
+    /// falls back: the first run's new place reaches into the second's old one, then the second's new place into
+    /// the first's old one. Every slot still lands where it belongs.
+    #[test]
+    fn kept_slots_survive_a_shift_of_nearly_a_page() {
+        let mut stage = std::vec![0u8; 3 * PAGE];
+        let mut dst = std::vec![0u8; 1000];
+        let base = stage.as_ptr() as usize;
+        // The source address that gives a shift of `shift` slots.
+        let reads = |shift: usize| (base + PAGE / 2 + shift) % PAGE + PAGE;
+        let mut sink = Staged {
+            base,
+            stage: &mut stage,
+            dst: &mut dst,
+            cap: PAGE - 64,
+            stride: PAGE,
+            shift: 0,
+            line: 64,
+            phase: 0,
+            runs: [(0, 0); 8],
+        };
+        let values = |first: u8| move |out: &mut [u8]| out.iter_mut().zip(first..).for_each(|(o, v)| *o = v);
+        sink.piece(0, 0, 10, reads(0), values(1));
+        sink.piece(1, 500, 10, reads(0), values(101));
+        sink.piece(0, 10, 5, reads(PAGE - 4), values(11));
+        sink.piece(1, 510, 5, reads(0), values(111));
+        sink.finish();
+        let mut expected = std::vec![0u8; 1000];
+        expected[..15].iter_mut().zip(1..).for_each(|(o, v)| *o = v);
+        expected[500..515].iter_mut().zip(101..).for_each(|(o, v)| *o = v);
+        assert_eq!(dst, expected);
     }
 }
