@@ -8,7 +8,7 @@ extern crate std;
 use super::block::Lined;
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, micro_avx, prefetch, prefetch_l2, unit};
-use super::out::{write_out, Along, Carry, NextTile};
+use super::out::{prefetch_partial_lines, write_out, Along, Carry, NextTile};
 use super::{tile_units, Block, Walk};
 
 /// Source rows per tile of a transpose of `fi x fj` units of `w` bytes in register blocks of `ei` rows, with
@@ -135,6 +135,11 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         let mut later = first;
         for _ in 0..eb.min(te - it) {
             later.next();
+        }
+        // Without a carry, the partial lines of the destination runs, into the second level while the tile is
+        // transposed (see `prefetch_partial_lines`).
+        if b.stream && carry == 0 {
+            prefetch_partial_lines(b, b.g.dst_rows(jt), je - jt, (it * W) as isize, pitch, (te - it) * W);
         }
         let mut ib = it;
         while ib < te {
