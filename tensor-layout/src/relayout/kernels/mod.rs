@@ -187,10 +187,10 @@ pub(super) fn rows<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, len: u
     for k in 0..rows.n {
         let (x, y) = (a as usize, b as usize);
         if block {
-            prefetch(next, share);
+            prefetch::<false>(next, share);
             next = next.wrapping_add(share);
         } else if k + ahead < rows.n {
-            prefetch(io.src.as_ptr().wrapping_offset(a + ahead as isize * rows.src) as *const u8, bytes);
+            prefetch::<false>(io.src.as_ptr().wrapping_offset(a + ahead as isize * rows.src) as *const u8, bytes);
         }
         copy(&mut io.dst[y..y + len], &io.src[x..x + len], io.stream);
         a += rows.src;
@@ -227,11 +227,12 @@ fn fixed<E: Copy, const N: usize>(to: &mut [E], from: &[E]) {
     }
 }
 
-/// A hint that the `bytes` bytes from `p` will be read soon (any address is allowed; nothing faults).
-#[inline]
-fn prefetch(p: *const u8, bytes: usize) {
+/// A hint that the `bytes` bytes from `p` will be read soon, into the first-level cache, or with `L2` the second
+/// (any address is allowed; nothing faults).
+#[inline(always)]
+fn prefetch<const L2: bool>(p: *const u8, bytes: usize) {
     #[cfg(target_arch = "x86_64")]
-    super::simd::prefetch_run(p, bytes);
+    super::simd::prefetch_lines::<L2>(p, bytes);
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (p, bytes);
 }
@@ -335,11 +336,11 @@ fn left<E: Scalar>(
     let (ni, nj) = tr.extents();
     #[cfg(target_arch = "x86_64")]
     let dj = tail(io, s, t, tr, outer, next, (di, dj));
+    // Units of odd sizes go to their own kernel even with a narrow side (u8 `[4000000,4,3]{2,1,0}` to `{2,0,1}`
+    // ran at 0.16 of `memcpy` unit by unit through `narrow`, 0.35 so).
+    let odd = odd_units(tr.unit, core::mem::size_of::<E>());
     for r in 0..next.n as isize {
         let (s, t) = (s + r * next.src, t + r * next.dst);
-        // Units of odd sizes go to their own kernel even with a narrow side (u8 `[4000000,4,3]{2,1,0}` to
-        // `{2,0,1}` ran at 0.16 of `memcpy` unit by unit through `narrow`, 0.35 so).
-        let odd = odd_units(tr.unit, core::mem::size_of::<E>());
         if (di, dj) == (ni, nj) || ((di, dj) == (0, 0) && !odd && narrow::transpose(io, s, t, tr, outer)) {
             continue;
         }

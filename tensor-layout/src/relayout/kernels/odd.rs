@@ -125,7 +125,7 @@ fn tiles<E: Scalar, const C: usize>(
                 let at = r * u;
                 if r + NEAR < ie - i0 {
                     let p = src.as_ptr().wrapping_add(near.next() as usize + j0 * u) as *const u8;
-                    super::prefetch(p, cols * u * size_of::<E>());
+                    super::prefetch::<false>(p, cols * u * size_of::<E>());
                 }
                 // The source along this row [`AHEAD`] tiles on, into the second-level cache, spread over this
                 // tile's rows (all rows' at once, into the first level, stalled on the misses: u8
@@ -133,7 +133,7 @@ fn tiles<E: Scalar, const C: usize>(
                 // first level; Intel Xeon).
                 if je < js.end {
                     let ahead = src.as_ptr().wrapping_add(f + AHEAD * cols * u) as *const u8;
-                    prefetch_l2(ahead, cols * u * size_of::<E>());
+                    super::prefetch::<true>(ahead, cols * u * size_of::<E>());
                 }
                 let over = !(joined && r + 1 == ie - i0);
                 if over && f.checked_add(cols * u + C - u).is_some_and(|end| end <= src.len()) {
@@ -196,16 +196,6 @@ unsafe fn exact<E: Copy>(from: *const E, to: *mut E, n: usize) {
             _ => move_n(from, to, n),
         }
     }
-}
-
-/// A hint that the `bytes` bytes from `p` will be read soon, into the second-level cache (any address is allowed;
-/// nothing faults).
-#[inline(always)]
-fn prefetch_l2(p: *const u8, bytes: usize) {
-    #[cfg(target_arch = "x86_64")]
-    crate::relayout::simd::prefetch_lines::<true>(p, bytes);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (p, bytes);
 }
 
 /// The source offsets of a transpose's rows `i, i + 1, ..` (its units `(i, 0)`), digit by digit.
