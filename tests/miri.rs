@@ -299,6 +299,33 @@ fn repetitions_joined_at_seams() {
     }
 }
 
+/// Streaming reversals out of `(2,1)` tiles whose repetitions (a tile's row pairs) continue one another's
+/// destination runs of 64-byte rows, into a destination 16 and 48 bytes past a line: each run's partial line is
+/// carried in a line of its chain to the next repetition's run, built there in registers with the scratch rows'
+/// slack (`simd::chain`).
+#[test]
+fn repetitions_chained() {
+    const N: usize = 32 * 8 * 32;
+    #[repr(C, align(64))]
+    struct Lines([u16; N + 32]);
+    let a = DynLayout::parse("bf16[32,8,32]{2,1,0:T(8,32)(2,1)}").unwrap();
+    let b = DynLayout::parse("bf16[32,8,32]{0,1,2}").unwrap();
+    let (ga, gb) = (Geometry::new(a).unwrap(), Geometry::new(b).unwrap());
+    let src: Vec<u16> = (0..N).map(|k| (k as u16).wrapping_mul(37) ^ 0x5a5a).collect();
+    for to in [8, 24] {
+        let mut dst = Lines([0xeeee; N + 32]);
+        let v = View::new(&ga, &src[..]).unwrap();
+        tensor_layout::relayout(&v, &mut ViewMut::new(&gb, &mut dst.0[to..to + N]).unwrap()).unwrap();
+        // Element `(i, j, k)` at `i * 256 + j / 2 * 64 + k * 2 + j % 2` in the source (one tile of 8 rows by 32
+        // columns a plane, its rows in pairs); at `i + j * 32 + k * 256` in the destination.
+        for (i, j, k) in (0..32).flat_map(|i| (0..8).flat_map(move |j| (0..32).map(move |k| (i, j, k)))) {
+            let (got, want) = (dst.0[to + i + j * 32 + k * 256], src[i * 256 + j / 2 * 64 + k * 2 + j % 2]);
+            assert_eq!(got, want, "skew {to} at {i}, {j}, {k}");
+        }
+        assert!(dst.0[..to].iter().chain(&dst.0[to + N..]).all(|&x| x == 0xeeee), "wrote outside");
+    }
+}
+
 /// Transposes `e[rows,cols]` into `{0,1}` from a 64-aligned source and into a 64-aligned destination, each
 /// `(source, destination)` skew bytes past the boundary: every element in its place, nothing written outside.
 macro_rules! transposes_at {

@@ -1,7 +1,9 @@
 //! The block of a transpose the kernels work on: its geometry in bytes ([`Geo`]), its repetitions ([`Reps`]), and
-//! the pointers, scratch tile and sizes chosen from the caches that go with it ([`Block`]).
+//! the pointers, scratch tile and sizes chosen from the caches that go with it ([`Block`]); the rows of the scratch
+//! tile's tiles ([`tile_rows`], [`pitch`]), and the chunks the repetitions run in ([`by_chunks`]).
 
 use super::walk::Walk;
+use super::{apart, tile_units};
 
 /// A transpose in bytes: unit `(i, j)` of `w` bytes at source `src_row(i) + j * w` and destination
 /// `dst_row(j) + i * w`.
@@ -163,3 +165,56 @@ impl Block {
 #[repr(C, align(64))]
 #[derive(Clone, Copy)]
 pub(super) struct Lined<T>(pub(super) T);
+
+/// Source rows per tile of a transpose of `fi x fj` units of `w` bytes in register blocks of `ei` rows, with
+/// `scratch` bytes of scratch tile: destination runs of [`tile_units`] or, when the source rows are short, as
+/// long as the scratch allows (rows of at most `scratch / fj` bytes with their padding, so that a tile holds all
+/// `fj` columns).
+pub(super) const fn tile_rows(w: usize, ei: usize, fi: usize, fj: usize, scratch: usize) -> usize {
+    let long = (scratch / fj).saturating_sub(64) / w / ei * ei;
+    let rows = if long > tile_units(w) { long } else { tile_units(w) };
+    if rows < fi {
+        rows
+    } else {
+        fi
+    }
+}
+
+/// Bytes between the scratch rows of a tile whose rows hold `row` bytes: one line more when `row` is a multiple
+/// of 1 KiB, so that the rows a register block writes at once fall in different sets of the L1 cache (rows 4 KiB
+/// apart all fall in one: byte transposes with 4 KiB rows ran at two thirds of the speed of padded ones).
+pub(super) const fn pitch(row: usize) -> usize {
+    if row.is_multiple_of(1024) {
+        row + 64
+    } else {
+        row
+    }
+}
+
+/// Runs `kernel` (repetition `k` of `b`, source rows `lo .. hi`) over source rows `0 .. fi` of every repetition:
+/// when the repetitions lie at most [`CLOSE_REPS`](super::CLOSE_REPS) apart in the source (the next tile along,
+/// the other row pairs of a `(2,1)` tile), chunk by chunk of `chunk` rows (a multiple of the kernel's register block), every
+/// repetition of a chunk before the next chunk, so that neighbouring source runs are read in one visit;
+/// otherwise repetition by repetition, all rows at once.
+#[inline(always)]
+pub(super) fn by_chunks(b: &Block, fi: usize, chunk: usize, mut kernel: impl FnMut(usize, &Block, usize, usize)) {
+    let chunk = chunk_rows(b, fi, chunk);
+    let mut lo = 0;
+    while lo < fi {
+        let hi = (lo + chunk).min(fi);
+        for k in 0..b.reps.n {
+            kernel(k, &b.rep(k), lo, hi);
+        }
+        lo = hi;
+    }
+}
+
+/// The source rows of each chunk [`by_chunks`] runs over rows `0 .. fi` asked for chunks of `chunk`.
+#[inline(always)]
+pub(super) fn chunk_rows(b: &Block, fi: usize, chunk: usize) -> usize {
+    if b.reps.n > 1 && !apart(b.reps.src) {
+        chunk.max(1)
+    } else {
+        fi
+    }
+}

@@ -40,6 +40,9 @@ pub(super) trait Isa: Copy {
     /// `p .. p + 16 * LANES` is writable and `p` is a multiple of `16 * LANES`.
     unsafe fn stream(self, p: *mut u8, v: Self::V);
 
+    /// The bytes of `a` where `m`'s are all ones, of `b` where they are zeros.
+    fn select(self, m: Self::V, a: Self::V, b: Self::V) -> Self::V;
+
     /// Writes lane `k` of `v` (16 bytes) at `p + k * stride`, for every lane.
     ///
     /// # Safety
@@ -170,6 +173,12 @@ impl Isa for Sse2 {
     }
 
     #[inline(always)]
+    fn select(self, m: __m128i, a: __m128i, b: __m128i) -> __m128i {
+        // SAFETY: SSE2 is part of x86-64; no memory is touched.
+        unsafe { _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b)) }
+    }
+
+    #[inline(always)]
     unsafe fn store_lanes(self, p: *mut u8, _stride: usize, v: __m128i) {
         // SAFETY: the caller's contract.
         unsafe { _mm_storeu_si128(p as *mut __m128i, v) }
@@ -279,6 +288,12 @@ impl Isa for Avx2 {
             #[cfg(miri)]
             _mm256_storeu_si256(p as *mut __m256i, v);
         }
+    }
+
+    #[inline(always)]
+    fn select(self, m: __m256i, a: __m256i, b: __m256i) -> __m256i {
+        // SAFETY: the token proves the CPU runs AVX2; no memory is touched.
+        unsafe { _mm256_or_si256(_mm256_and_si256(m, a), _mm256_andnot_si256(m, b)) }
     }
 
     #[inline(always)]
@@ -394,6 +409,12 @@ impl Isa for Avx512 {
             #[cfg(miri)]
             _mm512_storeu_si512(p as *mut _, v);
         }
+    }
+
+    #[inline(always)]
+    fn select(self, m: __m512i, a: __m512i, b: __m512i) -> __m512i {
+        // SAFETY: the token proves the CPU runs AVX-512F; no memory is touched.
+        unsafe { _mm512_or_si512(_mm512_and_si512(m, a), _mm512_andnot_si512(m, b)) }
     }
 
     #[inline(always)]

@@ -128,7 +128,7 @@ pub(super) fn both_at(a: &str, b: &str, runs: &[(bool, usize)]) {
 
 /// Relayouts `a` into `b` streaming at the widest level the CPU runs, both slices `skew` elements into larger
 /// buffers (units of `w` bytes: 1, 2 or 4), checking every slot; whether the thread-local count `key` moved.
-fn moved(
+pub(super) fn moved(
     key: &'static LocalKey<Cell<usize>>,
     a: &str,
     b: &str,

@@ -81,6 +81,9 @@
 //! dimension the source does not keep together), into runs off lines, share a line of each destination row with
 //! the next: that line, their seam, is transposed from both and streamed out whole ([`seams`]), the kernels
 //! taking the rows between (u8 into `(32,128)(4,1)` tiles from 0.44-0.48 of `memcpy` to 0.78-0.85, Intel Xeon).
+//! Where the seams do not take them (runs of a row pair or quad of short rows, reversals out of such tiles), the
+//! repetitions run one after another and carry each run's partial line to the next in a line of its chain
+//! ([`chain`]: bf16 `[32,128,8192]{2,1,0:T(16,128)(2,1)}` to `{0,1,2}` from 0.49-0.51 of `memcpy` to 0.78-0.85).
 //! Units of 16 bytes and more into a destination that does not stream (a band's stage, a destination within the
 //! caches) skip the scratch tile: copied straight, source row by row ([`straight`]).
 //! Nor are the last source rows and units, where the
@@ -102,6 +105,7 @@ use crate::view::Scalar;
 
 mod block;
 pub(crate) mod cache;
+mod chain;
 #[cfg(all(test, feature = "std"))]
 mod edges;
 mod few;
@@ -119,12 +123,13 @@ mod walk;
 mod whole;
 mod zip;
 
-use block::{Block, Geo, Reps};
+use block::{by_chunks, chunk_rows, tile_rows, Block, Geo, Reps};
 use cache::{Caches, SCRATCH_MAX};
+use chain::Chain;
 use isa::{unblocks, Avx2, Avx512, Isa, Level, Sse2};
 use out::put_ahead;
 use seams::Seams;
-use tiles::{block_shape, tile_rows, tiles};
+use tiles::{block_shape, tiles};
 use walk::Walk;
 
 pub(super) use few::Few;
@@ -484,6 +489,24 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         // the runs' partial lines through the seams ([`seams`]).
         let chunk = tile_rows(W, ei, fi, fj, b.scratch);
         let seams = Seams::of::<W, L>(b, fi, cols, chunk_rows(b, fi, chunk), ei);
+        // Otherwise repetitions that continue one another's destination runs, their every row in one tile down
+        // and every destination row in the tiles: repetition by repetition, the runs' partial lines carried from
+        // one to the next ([`chain`]).
+        let rows = if edge { ni } else { fi };
+        let last = full.filter(|_| rows.is_multiple_of(32 / W) || rows != fi);
+        let chain = match seams {
+            None if rows == ni && cols == nj => Chain::of::<W, L>(b, block_shape::<I, W, L>(last.is_some()).0),
+            _ => None,
+        };
+        if let Some((chain, tiled)) = chain {
+            for k in 0..b.reps.n {
+                // SAFETY: repetition `k` of the caller's block, every row and unit; the chains' lines past the
+                // scratch the tiles take, a line of slack on either side of it, and the repetitions in order
+                // ([`Chain::of`]).
+                unsafe { tiles::<I, W, L>(isa, last, &tiled.rep(k), 0, ni, nj, Some(chain.rep(k, b.reps.n))) };
+            }
+            return (ni, nj);
+        }
         let b = &Block { scratch: seams.map_or(b.scratch, |(_, left)| left), ..*b };
         // SAFETY: a part of the caller's block (every repetition, in chunks of whole register blocks; with seams,
         // each repetition's rows between them, and the seams of each two repetitions, the scratch tile's seam lines
@@ -527,7 +550,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                     _ => None,
                 };
                 if let Some((first, avx2)) = first {
-                    tiles::<I, W, L>(isa, None, r, lo, first, cols);
+                    tiles::<I, W, L>(isa, None, r, lo, first, cols, None);
                     // The next repetition's rows, close together or far apart ([`Block::following`]).
                     let then = b.following(k);
                     l1tiles::tiles::<I, W, L>(isa, avx2, &Block { then, ..*r }, first, hi, cols);
@@ -550,12 +573,13 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
                         lo,
                         last,
                         cols,
+                        None,
                     );
                     return;
                 }
                 for (from, to) in [(lo, start), (end, hi)] {
                     let whole = full.filter(|_| (to - from).is_multiple_of(32 / W));
-                    tiles::<I, W, L>(isa, whole, r, from, to, fj);
+                    tiles::<I, W, L>(isa, whole, r, from, to, fj, None);
                 }
             },
         );
@@ -566,33 +590,5 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
     } else {
         // SAFETY: the caller's contract.
         unsafe { zip::narrow::<I, W, L>(isa, b) }
-    }
-}
-
-/// Runs `kernel` (repetition `k` of `b`, source rows `lo .. hi`) over source rows `0 .. fi` of every repetition:
-/// when the repetitions lie at most [`CLOSE_REPS`] apart in the source (the next tile along, the other row pairs
-/// of a `(2,1)` tile), chunk by chunk of `chunk` rows (a multiple of the kernel's register block), every
-/// repetition of a chunk before the next chunk, so that neighbouring source runs are read in one visit;
-/// otherwise repetition by repetition, all rows at once.
-#[inline(always)]
-fn by_chunks(b: &Block, fi: usize, chunk: usize, mut kernel: impl FnMut(usize, &Block, usize, usize)) {
-    let chunk = chunk_rows(b, fi, chunk);
-    let mut lo = 0;
-    while lo < fi {
-        let hi = (lo + chunk).min(fi);
-        for k in 0..b.reps.n {
-            kernel(k, &b.rep(k), lo, hi);
-        }
-        lo = hi;
-    }
-}
-
-/// The source rows of each chunk [`by_chunks`] runs over rows `0 .. fi` asked for chunks of `chunk`.
-#[inline(always)]
-fn chunk_rows(b: &Block, fi: usize, chunk: usize) -> usize {
-    if b.reps.n > 1 && !apart(b.reps.src) {
-        chunk.max(1)
-    } else {
-        fi
     }
 }

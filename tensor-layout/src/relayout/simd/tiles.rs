@@ -6,24 +6,12 @@
 extern crate std;
 
 use super::block::Lined;
+use super::block::{pitch, tile_rows};
+use super::chain::Chain;
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, micro_avx, prefetch, prefetch_l2, unit};
 use super::out::{prefetch_partial_lines, write_out, Along, Carry, NextTile};
-use super::{tile_units, Block, Walk};
-
-/// Source rows per tile of a transpose of `fi x fj` units of `w` bytes in register blocks of `ei` rows, with
-/// `scratch` bytes of scratch tile: destination runs of [`tile_units`] or, when the source rows are short, as
-/// long as the scratch allows (rows of at most `scratch / fj` bytes with their padding, so that a tile holds all
-/// `fj` columns).
-pub(super) const fn tile_rows(w: usize, ei: usize, fi: usize, fj: usize, scratch: usize) -> usize {
-    let long = (scratch / fj).saturating_sub(64) / w / ei * ei;
-    let rows = if long > tile_units(w) { long } else { tile_units(w) };
-    if rows < fi {
-        rows
-    } else {
-        fi
-    }
-}
+use super::{Block, Walk};
 
 /// The register block of the tiles: source rows and units per block.
 #[inline(always)]
@@ -47,12 +35,14 @@ pub(super) fn block_shape<I: Isa, const W: usize, const L: usize>(full: bool) ->
 /// and `4 x 4` blocks of 32-byte rows ([`micro_avx`]); the columns of a tile past the last whole block go in SSE2
 /// blocks. The tiles go along the source rows, or, streaming into runs off line boundaries with more than one
 /// tile down, down each strip of columns, the last eighth of the scratch (at least 64 lines) carrying each row's
-/// partial line from one tile to the next ([`Carry`]).
+/// partial line from one tile to the next ([`Carry`]). With `chain`, every row is written through its chain's
+/// line ([`Chain`]).
 ///
 /// # Safety
 /// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `hi - lo` at least the
 /// block's rows (`L`, or with `full` `32 / W`), `fj` at least `L`; `full` only with `W` of 4 or 8 and the CPU
-/// running AVX2.
+/// running AVX2; with `chain`, as [`Chain::of`] found it for the block (`lo .. hi` its every row, `fj` its `nj`),
+/// for its repetitions in order.
 #[inline(always)]
 pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     isa: I,
@@ -61,6 +51,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     lo: usize,
     hi: usize,
     fj: usize,
+    chain: Option<Chain>,
 ) {
     let (ei, ej) = block_shape::<I, W, L>(full.is_some());
     if hi <= lo || fj == 0 {
@@ -70,7 +61,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     // go down each strip of columns (at most as many columns as the carry has lines).
     let lined = b.g.rows_on_lines(fj) && (b.pd as usize + lo * W).is_multiple_of(64);
     let several = tile_rows(W, ei, hi - lo, fj, b.scratch) < hi - lo;
-    let carry = if b.stream && !lined && several { (b.scratch / 8 / 64).max(64) } else { 0 };
+    let carry = if b.stream && !lined && several && chain.is_none() { (b.scratch / 8 / 64).max(64) } else { 0 };
     let scratch = b.scratch - carry * 64;
     let ti = tile_rows(W, ei, hi - lo, fj, scratch);
     // Rows past the last whole tile fewer than a block (the source's last rows, not a multiple of a block): the
@@ -138,7 +129,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         }
         // Without a carry, the partial lines of the destination runs, into the second level while the tile is
         // transposed (see `prefetch_partial_lines`).
-        if b.stream && carry == 0 {
+        if b.stream && carry == 0 && chain.is_none() {
             prefetch_partial_lines(b, b.g.dst_rows(jt), je - jt, (it * W) as isize, pitch, (te - it) * W);
         }
         let mut ib = it;
@@ -251,6 +242,12 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         // With the last tile, the next repetition's rows `lo .. hi`, where they follow one another.
         let row = (b.nj * W) as isize;
         let follow = b.g.si0 == row && (hi <= b.g.ni0 || b.g.si1 == b.g.ni0 as isize * row);
+        if let Some(chain) = chain {
+            // SAFETY: as `write_out` below; the block and its repetitions as `Chain::of` gave them (the caller's
+            // contract), so that the scratch rows follow one another with a line of slack on either side.
+            unsafe { chain.write(b, b.g.dst_rows(jt), jt, je - jt, (it * W) as isize, (te - it) * W) };
+            continue;
+        }
         let along = if carry > 0 {
             // Units of 1 and 2 bytes, their rows read line by line (`b.ahead` off: a first level of 48 KiB or
             // more), prefetch the whole next tile into the second level while this one is written out: memory
@@ -387,17 +384,6 @@ pub(super) fn aligning<const W: usize, const L: usize>(b: &Block, row: *const u8
         return 0;
     }
     ((v - skew) % v / W).min(cols)
-}
-
-/// Bytes between the scratch rows of a tile whose rows hold `row` bytes: one line more when `row` is a multiple
-/// of 1 KiB, so that the rows a register block writes at once fall in different sets of the L1 cache (rows 4 KiB
-/// apart all fall in one: byte transposes with 4 KiB rows ran at two thirds of the speed of padded ones).
-pub(super) const fn pitch(row: usize) -> usize {
-    if row.is_multiple_of(1024) {
-        row + 64
-    } else {
-        row
-    }
 }
 
 #[cfg(test)]

@@ -21,11 +21,12 @@
 #[cfg(all(test, feature = "std"))]
 extern crate std;
 
+use super::block::pitch;
 use super::block::Lined;
 use super::isa::{Isa, Sse2};
 use super::net::micro;
 use super::out::{write_out, Along};
-use super::tiles::{pitch, take_rows};
+use super::tiles::take_rows;
 use super::{apart, leaves_edges, Block};
 
 /// Whether [`whole`] takes `b`'s transposes of `W`-byte units: some units past the whole register blocks (`ni` or

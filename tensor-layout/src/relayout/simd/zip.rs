@@ -2,10 +2,11 @@
 //! pairs of `(2,1)`, the quads of `(4,1)`), generic over the instruction set ([`Isa`]); see the parent module.
 #![allow(unsafe_code)]
 
+use super::block::by_chunks;
 use super::isa::{Isa, Sse2};
 use super::net::{prefetch, unzip_rows, zip_rows};
 use super::out::{put, write_out, Along};
-use super::{by_chunks, tile_units, Block, Walk, SMALL};
+use super::{tile_units, Block, Walk, SMALL};
 
 /// The interleaves of fewer source rows than a lane's units (`ni < L`: the row pairs of `(2,1)`, the quads of
 /// `(4,1)`) and the deinterleaves of fewer units (`nj < L`), over every repetition of `b`: the units `(i, j)`,
