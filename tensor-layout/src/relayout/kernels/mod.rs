@@ -293,7 +293,7 @@ pub(super) fn transpose<E: Scalar>(
     };
     let block = (ni * nj * tr.unit).saturating_mul(outer.n).saturating_mul(core::mem::size_of::<E>()).max(1);
     let step = (NEXT_BYTES / block).clamp(1, next.n.max(1));
-    let mut first = 0;
+    let (mut first, next_n) = (0, next.n);
     while first < next.n {
         let count = step.min(next.n - first);
         let (s, t) = (s + first as isize * next.src, t + first as isize * next.dst);
@@ -308,14 +308,15 @@ pub(super) fn transpose<E: Scalar>(
             one_by_one(io, s, t, tr, outer, next);
             continue;
         }
-        at_once(io, s, t, tr, outer, next);
+        at_once(io, s, t, tr, outer, next, first < next_n);
     }
 }
 
-/// [`transpose`]'s SIMD kernels over every repetition at once, then what they left, repetition by repetition.
-fn at_once<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, tr: &Transpose, outer: Mode, next: Mode) {
+/// [`transpose`]'s SIMD kernels over every repetition at once, then what they left, repetition by repetition;
+/// `more`: the call after this one moves the blocks `next.n * next.src` on (the kernels prefetch its source).
+fn at_once<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, tr: &Transpose, outer: Mode, next: Mode, more: bool) {
     #[cfg(target_arch = "x86_64")]
-    let done = super::simd::transpose(io.src, s, io.dst, t, tr, outer, next, io.stream);
+    let done = super::simd::transpose(io.src, s, io.dst, t, tr, outer, next, io.stream, more);
     #[cfg(not(target_arch = "x86_64"))]
     let done = (0, 0);
     left(io, s, t, tr, outer, next, done);
@@ -366,17 +367,17 @@ fn one_by_one<E: Scalar>(io: &mut Io<'_, '_, E>, s: isize, t: isize, tr: &Transp
     ONE_BY_ONE.with(|c| c.set(c.get() + 1));
     let (ni, nj) = tr.extents();
     let one = Mode { n: 1, ..outer };
-    let done = super::simd::transpose(io.src, s, io.dst, t, tr, one, next, io.stream);
+    let done = super::simd::transpose(io.src, s, io.dst, t, tr, one, next, io.stream, false);
     if done == (ni, nj) {
         // Every unit (through the scratch tile whole, `simd::whole`; the kernels cover the same units of every
         // repetition): the others at once, each prefetching the next one's source.
         let rest = Mode { n: outer.n - 1, ..outer };
-        at_once(io, s + outer.src, t + outer.dst, tr, rest, next);
+        at_once(io, s + outer.src, t + outer.dst, tr, rest, next, false);
         return;
     }
     left(io, s, t, tr, one, next, done);
     for k in 1..outer.n as isize {
-        at_once(io, s + k * outer.src, t + k * outer.dst, tr, one, next);
+        at_once(io, s + k * outer.src, t + k * outer.dst, tr, one, next, false);
     }
 }
 
@@ -419,7 +420,7 @@ fn tail<E: Scalar>(
     let c = (nj - w) as isize;
     let last = Transpose { j: [Mode { n: w, ..tr.j[0] }, tr.j[1]], ..*tr };
     let (a, b) = (s + c * tr.unit as isize, t + c * tr.j[0].dst);
-    let (ti, tj) = super::simd::transpose(io.src, a, io.dst, b, &last, outer, next, io.stream);
+    let (ti, tj) = super::simd::transpose(io.src, a, io.dst, b, &last, outer, next, io.stream, false);
     if tj == w && ti >= di {
         nj
     } else {

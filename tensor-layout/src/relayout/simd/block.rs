@@ -100,6 +100,10 @@ pub(super) struct Block {
     /// last tile streams out, so that memory reads the next repetition while this one's are transposed and
     /// written. Any address: prefetches are hints, and nothing else reads it.
     pub(super) then: *const u8,
+    /// Where the next block starts in the source, when the transpose runs blocks one after another (the
+    /// repetitions of the outer level, `next`), for kernels that stream a block out in one piece to prefetch
+    /// while they do (null for the last). Any address: prefetches are hints, and nothing else reads it.
+    pub(super) after: *const u8,
 }
 
 impl Block {
@@ -142,6 +146,21 @@ impl Block {
     #[inline(always)]
     pub(super) fn reps_continue_runs(&self, w: usize) -> bool {
         self.reps.n > 1 && self.reps.dst == (self.ni * w) as isize
+    }
+
+    /// The bytes of the block's source, every repetition's rows of `nj` units of `w` bytes, where they are one run
+    /// from `ps`: rows that follow one another, their groups one after another, and each repetition after the one
+    /// before, or the repetitions' groups interleaved, each group of every repetition before the next group (the
+    /// quads of a row of `(32,128)(4,1)` tiles).
+    #[inline(always)]
+    pub(super) fn source_run(&self, w: usize) -> Option<usize> {
+        let (g, r, row) = (&self.g, &self.reps, (self.nj * w) as isize);
+        let group = g.ni0 as isize * row;
+        let follow = g.si0 == row && (self.ni <= g.ni0 || g.si1 == group);
+        let after = r.n == 1 || r.src == self.ni as isize * row;
+        let interleaved =
+            g.si0 == row && self.ni.is_multiple_of(g.ni0) && r.src == group && g.si1 == r.n as isize * group;
+        ((follow && after) || interleaved).then_some(self.ni * self.nj * w * r.n)
     }
 
     /// Repetition `k` of the block, alone.
@@ -216,5 +235,69 @@ pub(super) fn chunk_rows(b: &Block, fi: usize, chunk: usize) -> usize {
         chunk.max(1)
     } else {
         fi
+    }
+}
+
+#[cfg(all(test, feature = "std"))]
+mod tests {
+    extern crate std;
+    use super::*;
+    use std::vec::Vec;
+
+    /// A block of `ni x nj` units of 1 byte with source rows `si0` apart in groups of `ni0`, the groups `si1`
+    /// apart, and `n` repetitions `src` apart (destination and sizes unused).
+    fn block(ni: usize, nj: usize, (ni0, si0, si1): (usize, isize, isize), (n, src): (usize, isize)) -> Block {
+        let g = Geo { ni0, si0, si1, nj0: nj, dj0: 0, dj1: 0 };
+        let null = core::ptr::null_mut();
+        Block {
+            ps: null,
+            pd: null,
+            g,
+            ni,
+            nj,
+            reps: Reps { n, src, dst: 0 },
+            inner: 1,
+            stream: true,
+            tile: null,
+            scratch: 0,
+            prefetch: 0,
+            band: 0,
+            ahead: false,
+            lines_first: false,
+            tall: false,
+            short: 0,
+            way: 0,
+            l1: (0, 0),
+            then: null,
+            after: null,
+        }
+    }
+
+    /// `source_run` against the units' offsets enumerated: where it answers, they are every byte of `0 .. bytes`
+    /// once; it answers for the quads of a row of `(32,128)(4,1)` tiles, rows one after another, and repetitions
+    /// after one another; not for gaps, overlaps or repetitions out of order.
+    #[test]
+    fn a_source_is_one_run_where_its_units_cover_it_once() {
+        let cases = [
+            (block(1024, 4, (128, 4, 4096), (8, 512)), true), // quads of a row of (32,128)(4,1) tiles
+            (block(64, 16, (64, 16, 16), (4, 1024)), true),   // rows, then repetitions
+            (block(64, 16, (8, 16, 128), (2, 1024)), true),   // groups that follow one another
+            (block(1024, 4, (128, 4, 4096), (4, 512)), false), // half the quads: gaps
+            (block(64, 16, (64, 32, 32), (1, 0)), false),     // rows apart
+            (block(64, 16, (64, 16, 16), (4, 2048)), false),  // repetitions apart
+            (block(64, 16, (64, 16, 16), (2, -1024)), false), // repetitions backwards
+        ];
+        for (k, (b, one)) in cases.iter().enumerate() {
+            let mut seen: Vec<isize> = Vec::new();
+            for r in 0..b.reps.n as isize {
+                for i in 0..b.ni {
+                    seen.extend((0..b.nj as isize).map(|j| r * b.reps.src + b.g.src_row(i) + j));
+                }
+            }
+            seen.sort();
+            let run = seen.iter().enumerate().all(|(x, &o)| o == x as isize);
+            assert_eq!(run, *one, "case {k}: the enumeration");
+            assert_eq!(b.source_run(1), one.then_some(seen.len()), "case {k}");
+        }
     }
 }

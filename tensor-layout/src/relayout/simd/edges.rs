@@ -105,7 +105,7 @@ fn the_tiles_cover_the_last_rows_and_units() {
                 let src: Vec<E> = (0..ni * nj + skew).map(value).collect();
                 let mut dst = vec![guard; ni * nj + skew];
                 let done = scoped(&CAP, level, || {
-                    let done = super::transpose(&src[skew..], 0, &mut dst[skew..], 0, &tr, one, one, stream);
+                    let done = super::transpose(&src[skew..], 0, &mut dst[skew..], 0, &tr, one, one, stream, false);
                     kernels::finish(stream);
                     done
                 });

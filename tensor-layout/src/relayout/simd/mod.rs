@@ -229,7 +229,8 @@ const fn tile_units(w: usize) -> usize {
 /// times `outer.src` and `outer.dst` slots further, all that `next.n` times `next.src` and `next.dst` slots
 /// further) that whole SIMD blocks cover: units `(i, j)` with `i < di` and `j < dj` of every repetition,
 /// returned. `(0, 0)` when no kernel applies (units wider than 128 bytes or not a power of two, both extents
-/// narrower than a vector) or the blocks are not within the slices.
+/// narrower than a vector) or the blocks are not within the slices. `more`: the caller's next call moves the
+/// blocks from `next.n` repetitions of `next` on (a hint: the kernels may prefetch its source).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn transpose<E: Scalar>(
     src: &[E],
@@ -240,6 +241,7 @@ pub(super) fn transpose<E: Scalar>(
     outer: Mode,
     next: Mode,
     stream: bool,
+    more: bool,
 ) -> (usize, usize) {
     let (ni, nj) = tr.extents();
     let (si, dj) = ([tr.i[0], tr.i[1], outer, next], [tr.j[0], tr.j[1], outer, next]);
@@ -287,6 +289,7 @@ pub(super) fn transpose<E: Scalar>(
         way: caches.l2_way(),
         l1: (caches.l1_ways, caches.l1_way()),
         then: core::ptr::null(),
+        after: core::ptr::null(),
     };
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
     // bytes `q * next.src + k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
@@ -295,22 +298,25 @@ pub(super) fn transpose<E: Scalar>(
     // unit whole, `w` a multiple of the element size), and the scratch tile that `small` or `large` gives them.
     unsafe {
         if ni * nj * w <= SMALL {
-            small(at, w, next)
+            small(at, w, next, more)
         } else {
-            large(at, w, next)
+            large(at, w, next, more)
         }
     }
 }
 
 /// [`kernels`] over repetitions `0..next.n` of `at` (`next.src` and `next.dst` bytes apart): what they cover,
-/// the same for each (it depends on the block's shape alone); none after one they do not cover.
+/// the same for each (it depends on the block's shape alone); none after one they do not cover. Each is given
+/// where the next one's source starts ([`Block::after`]), the last one too where `more` (the caller's next call
+/// moves the block after it).
 ///
 /// # Safety
 /// As [`kernels`], for every repetition.
 #[inline(always)]
-unsafe fn each_next(at: &mut Block, w: usize, next: Reps) -> (usize, usize) {
+unsafe fn each_next(at: &mut Block, w: usize, next: Reps, more: bool) -> (usize, usize) {
     let mut done = (0, 0);
-    for _ in 0..next.n {
+    for q in 0..next.n {
+        at.after = if q + 1 < next.n || more { at.ps.wrapping_offset(next.src) } else { core::ptr::null() };
         // SAFETY: the caller's contract, for this repetition.
         done = unsafe { kernels(at, w) };
         if done == (0, 0) {
@@ -340,13 +346,13 @@ struct Scratch<const N: usize>([u8; N]);
 /// # Safety
 /// As [`each_next`], but for the scratch tile (`at.tile` is replaced).
 #[inline(never)]
-unsafe fn small(mut at: Block, w: usize, next: Reps) -> (usize, usize) {
+unsafe fn small(mut at: Block, w: usize, next: Reps, more: bool) -> (usize, usize) {
     // Never moved: the kernels write it through `tile` before reading.
     let mut scratch = MaybeUninit::<Scratch<SMALL>>::uninit();
     at.tile = scratch.as_mut_ptr() as *mut u8;
     at.scratch = at.scratch.min(SMALL);
     // SAFETY: the caller's contract; the tile holds `SMALL >= at.scratch` bytes aligned to 64.
-    unsafe { each_next(&mut at, w, next) }
+    unsafe { each_next(&mut at, w, next, more) }
 }
 
 /// [`each_next`] with a scratch tile of [`SCRATCH_MAX`] bytes.
@@ -354,12 +360,12 @@ unsafe fn small(mut at: Block, w: usize, next: Reps) -> (usize, usize) {
 /// # Safety
 /// As [`small`].
 #[inline(never)]
-unsafe fn large(mut at: Block, w: usize, next: Reps) -> (usize, usize) {
+unsafe fn large(mut at: Block, w: usize, next: Reps, more: bool) -> (usize, usize) {
     // Never moved (a move would copy 256 KiB): the kernels write it through `tile` before reading.
     let mut scratch = MaybeUninit::<Scratch<SCRATCH_MAX>>::uninit();
     at.tile = scratch.as_mut_ptr() as *mut u8;
     // SAFETY: the caller's contract; the tile holds `SCRATCH_MAX >= at.scratch` bytes aligned to 64.
-    unsafe { each_next(&mut at, w, next) }
+    unsafe { each_next(&mut at, w, next, more) }
 }
 
 /// The kernels of `w`-byte units over block `at` (units of 16 to 128 bytes are copied whole, with SSE2's moves
