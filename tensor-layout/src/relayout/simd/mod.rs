@@ -9,14 +9,15 @@
 //! `l = 16 / w` units per 16-byte lane (one for units of 16 to 128 bytes, copied whole in the tiles):
 //!
 //! - at least `l` units each way: tiles of 512 bytes along each destination row (more when the source rows are
-//!   short: as long as the scratch allows), transposed in register blocks into the scratch tile (a quarter of
-//!   the second-level cache, at most 256 KiB: 128 KiB ran transposes at 0.8 of the speed of 256 KiB on an AMD
-//!   EPYC with 1 MiB of L2; 32 KiB for blocks of at most 32 KiB, see [`SMALL`]), which is then written out destination
-//!   row by destination row. A register block is
-//!   `l` rows of a vector each, whose every 16-byte lane runs the SSE2 transpose (`log2(l)` unpack stages) of its
-//!   `l x l` units: `l x 2l` units with AVX2, so that 1- and 2-byte units take half of SSE2's shuffles (one
-//!   shuffle port bounds them on Intel cores; AVX-512's `l x 4l` blocks, stored a lane at a time, ran no faster
-//!   on an Intel Xeon and slower on an AMD EPYC, so these tiles take AVX2's blocks on every CPU that has it);
+//!   short: as long as the scratch allows), transposed in register blocks into the scratch tile (a quarter of the
+//!   second-level cache, at most 256 KiB: 128 KiB ran transposes at 0.8 of the speed of 256 KiB on an AMD EPYC
+//!   with 1 MiB of L2; 32 KiB for blocks of at most 32 KiB, see [`SMALL`]), which is then written out destination
+//!   row by destination row (where the source rows are short and follow one another, each tile while the next
+//!   is transposed: [`pipe`]). A register block is `l` rows of a vector each, whose every 16-byte lane runs the
+//!   SSE2 transpose (`log2(l)` unpack stages) of its `l x l` units: `l x 2l` units with AVX2, so that 1- and
+//!   2-byte units take half of SSE2's shuffles (one shuffle port bounds them on Intel cores; AVX-512's `l x 4l`
+//!   blocks, stored a lane at a time, ran no faster on an Intel Xeon and slower on an AMD EPYC, so these tiles
+//!   take AVX2's blocks on every CPU that has it);
 //!   AVX2's `8 x 8` and `4 x 4` blocks of 32-byte rows for 4- and 8-byte units, each loading its rows from the
 //!   boundaries of its vectors (SSE2 blocks before the first such column: sources 16 bytes past a line, as
 //!   `malloc` returns them, had every other load straddle two lines). The source is read band by band
@@ -39,12 +40,11 @@
 //!   2 bytes, on CPUs whose first level holds 48 KiB or more, prefetch the next tile's source into the second level
 //!   while a tile streams out (byte transposes 10-20% faster on an Intel Xeon: [`out::NextTile`]). Units that are
 //!   2x2 or 4x4 blocks transposed inside get one shuffle each as they are loaded. Large streaming transposes of
-//!   4- and 8-byte units whose destination rows lie a multiple of 64 bytes apart go band by band instead
-//!   ([`lines`], unless the source rows come in groups no taller than a band, as in transposed tiles): the source
-//!   rows whose transpose is a line of each destination row, two register blocks streamed straight out where
-//!   the rows lie evenly apart (f32 `[64,64,4096]{1,2,0}` to `{2,1,0}` from 0.56 of
-//!   `memcpy` to 1.00 on an AMD EPYC Zen 4), else completed in the first-level cache and streamed out whole (f32
-//!   transposes of 64 MiB from 0.57 to 0.64, f64 0.65 to 0.76);
+//!   4- and 8-byte units whose destination rows lie a multiple of 64 bytes apart go band by band instead ([`lines`],
+//!   unless the source rows come in groups no taller than a band, as in transposed tiles): the source rows whose
+//!   transpose is a line of each destination row, two register blocks streamed straight out where the rows lie evenly
+//!   apart (f32 `[64,64,4096]{1,2,0}` to `{2,1,0}` from 0.56 of `memcpy` to 1.00 on an AMD EPYC Zen 4), else
+//!   completed in the first-level cache and streamed out whole (f32 transposes from 0.57 to 0.64, f64 0.65 to 0.76);
 //!   Streaming transposes of 1- to 4-byte units, and of 16- to 128-byte units copied whole, whose destination rows
 //!   lie a multiple of 64 bytes apart (4-byte units: or an odd multiple of 32, from source rows on lines, the
 //!   partial lines of every other row's runs written with ordinary stores: f32 transposes 10-30% faster) go
@@ -85,12 +85,11 @@
 //! repetitions run one after another and carry each run's partial line to the next in a line of its chain
 //! ([`chain`]: bf16 `[32,128,8192]{2,1,0:T(16,128)(2,1)}` to `{0,1,2}` from 0.49-0.51 of `memcpy` to 0.78-0.85).
 //! Units of 16 bytes and more into a destination that does not stream (a band's stage, a destination within the
-//! caches) skip the scratch tile: copied straight, source row by row ([`straight`]).
-//! Nor are the last source rows and units, where the
-//! tiles alone take every row (destination rows off 32-byte boundaries): the last tiles take them, their last
-//! blocks over rows and units of the ones before, so that no destination row is written again for its last units
-//! nor any source row read again for its last ones (f64 transposes of 25 rows of 331,264 units from 0.23-0.31 of
-//! `memcpy` to 0.62-0.71, bf16 `[25,1342177]` 0.20-0.22 to 0.59-0.65, `[1342177,25]` 0.24-0.25 to 0.54-0.57).
+//! caches) skip the scratch tile: copied straight, source row by row ([`straight`]). Nor are the last source rows and
+//! units, where the tiles alone take every row (destination rows off 32-byte boundaries): the last tiles take them,
+//! their last blocks over rows and units of the ones before, so that no destination row is written again for its last
+//! units nor any source row read again for its last ones (f64 transposes of 25 rows of 331,264 units from 0.23-0.31
+//! of `memcpy` to 0.62-0.71, bf16 `[25,1342177]` 0.20-0.22 to 0.59-0.65, `[1342177,25]` 0.24-0.25 to 0.54-0.57).
 //!
 //! Every function taking slices checks, before any pointer is formed, that the whole block lies within them
 //! ([`reach`]); the loops below then stay inside that block. `E` is a [`Scalar`] (sealed: plain values without
@@ -116,6 +115,7 @@ mod levels;
 mod lines;
 mod net;
 mod out;
+mod pipe;
 mod seams;
 mod straight;
 mod tiles;

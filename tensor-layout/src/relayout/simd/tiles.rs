@@ -11,6 +11,7 @@ use super::chain::Chain;
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, micro_avx, prefetch, prefetch_l2, unit};
 use super::out::{prefetch_partial_lines, write_out, Along, Carry, NextTile};
+use super::pipe::{self, Pending};
 use super::{Block, Walk};
 
 /// The register block of the tiles: source rows and units per block.
@@ -63,13 +64,24 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let several = tile_rows(W, ei, hi - lo, fj, b.scratch) < hi - lo;
     let carry = if b.stream && !lined && several && chain.is_none() { (b.scratch / 8 / 64).max(64) } else { 0 };
     let scratch = b.scratch - carry * 64;
-    let ti = tile_rows(W, ei, hi - lo, fj, scratch);
+    let lines = b.tile.wrapping_add(scratch);
+    // Short source rows that follow one another, streaming: each tile written out while the next one is
+    // transposed, the two in halves of the scratch ([`pipe`]).
+    let piped = chain.is_none() && pipe::takes(b, hi - lo, fj * W);
+    #[cfg(all(test, feature = "std"))]
+    if piped {
+        pipe::PIPED.with(|t| t.set(t.get() + 1));
+    }
+    let half = scratch / 2 / 64 * 64;
+    let room_bytes = if piped { half } else { scratch };
+    let ti = tile_rows(W, ei, hi - lo, fj, room_bytes);
+    let ti = if piped { pipe::tile_rows(hi - lo, fj * W, ti, ei.max(64 / W)) } else { ti };
     // Rows past the last whole tile fewer than a block (the source's last rows, not a multiple of a block): the
     // last tile takes them too, so that it holds at least a block.
     let rem = (hi - lo) % ti;
     let short = if rem < ei { rem } else { 0 };
     let pitch = pitch((ti + short) * W);
-    let room = (scratch / pitch).min(fj);
+    let room = (room_bytes / pitch).min(fj);
     let room = if carry > 0 { room.min(carry) } else { room };
     // Whole blocks per tile, else whole SSE2 blocks (`room` is at least 49 units: `pitch` is at most 576 bytes
     // for a scratch of 32 KiB less its carry, unless the source rows are short and a tile holds all `fj` columns;
@@ -104,8 +116,12 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         // the tile before (its destination rows written again, the same values).
         (it, jt.min(je.saturating_sub(L)), if kt + 1 == down { hi } else { it + ti }, je)
     };
+    let mut pending: Option<Pending> = None;
     for k in 0..down * across {
         let (it, jt, te, je) = tile(k);
+        // Piped, odd tiles in the second half of the scratch; the tile before's write-out a share per band.
+        let base = if piped && k % 2 == 1 { b.tile.wrapping_add(half) } else { b.tile };
+        let share = pending.as_ref().map_or(0, |p| p.left().div_ceil((te - it).div_ceil(eb)));
         let first = b.g.src_rows(it);
         let head = aligning::<W, L>(b, b.ps.wrapping_offset(first.peek() + (jt * W) as isize), ej * W, je - jt);
         let run = (je - jt) * W;
@@ -147,7 +163,11 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             // past the band's (unpacking `(32,128)(32,1)` into rows ran at 0.55-0.65 of `memcpy` so, 0.42-0.45
             // left to the hardware prefetchers, on an AMD EPYC Zen 4; twice the distance, no faster).
             if !ahead && b.g.si0 == run as isize {
-                super::prefetch_run(from[0].wrapping_add(b.prefetch), nb * run);
+                if piped {
+                    super::prefetch_lines::<true>(from[0].wrapping_add(b.prefetch * pipe::AHEAD), nb * run);
+                } else {
+                    super::prefetch_run(from[0].wrapping_add(b.prefetch), nb * run);
+                }
             }
             take_rows(b.ps, &mut later, jt * W, &mut next[..pre]);
             // With `b.ahead`, the next band (the next tile's first after a tile's last) is prefetched a share per
@@ -184,7 +204,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             // In bounds: source rows `ib .. ib + nb <= hi` at units `jb .. jb + ej <= je`; scratch rows
             // `jb - jt .. + ej <= tj` (`pitch` apart) at units `ib - it .. + nb <= ti` (`tj * pitch` is within
             // the scratch).
-            let to_at = |jb: usize, r: usize| b.tile.wrapping_add((jb - jt) * pitch + (ib + r - it) * W);
+            let to_at = |jb: usize, r: usize| base.wrapping_add((jb - jt) * pitch + (ib + r - it) * W);
             let mut jb = jt;
             // The columns before the first aligned block: SSE2 blocks of `L x L`.
             while jb < jt + head {
@@ -232,6 +252,10 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                 jb += L;
             }
             band_ahead.rest();
+            if let Some(p) = pending.as_mut() {
+                // SAFETY: as `write_out` below, for the tile before, from the other half of the scratch.
+                unsafe { p.step(share) };
+            }
             ib += nb;
         }
         let last = k + 1 == down * across;
@@ -246,6 +270,19 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             // SAFETY: as `write_out` below; the block and its repetitions as `Chain::of` gave them (the caller's
             // contract), so that the scratch rows follow one another with a line of slack on either side.
             unsafe { chain.write(b, b.g.dst_rows(jt), jt, je - jt, (it * W) as isize, (te - it) * W) };
+            continue;
+        }
+        if let Some(mut p) = pending.take() {
+            // SAFETY: as `write_out` below, for the tile before (its half of the scratch untouched since).
+            unsafe { p.finish() };
+        }
+        let b = &Block { tile: base, ..*b };
+        if piped && !last {
+            // Written while the next tile is transposed into the other half, a share a band, the rest before its
+            // own write-out.
+            let carried = (carry > 0).then_some((lines, it > lo, te < hi));
+            let run = ((it * W) as isize, pitch, (te - it) * W);
+            pending = Some(Pending::new((b.pd, base, b.stream), b.g.dst_rows(jt), je - jt, run, carried));
             continue;
         }
         let along = if carry > 0 {
@@ -266,7 +303,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             } else {
                 NextTile::none()
             };
-            Along::Carry(Carry { at: b.tile.wrapping_add(scratch), head: it > lo, tail: te < hi, next })
+            Along::Carry(Carry { at: lines, head: it > lo, tail: te < hi, next })
         } else if last && follow && !b.then.is_null() {
             Along::Ahead(b.then.wrapping_offset(b.g.src_row(lo)), (hi - lo) * row as usize)
         } else {
