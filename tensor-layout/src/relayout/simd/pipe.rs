@@ -2,7 +2,7 @@
 //! stream of short rows ([`takes`]: rows shorter than a line that follow one another, the `(32,128)(32,1)` tiles
 //! of predicates unpacked into rows, a dimension of a few units moved outermost).
 //!
-//! The second level's tiles ([`super::tiles`]) transpose a tile into the scratch, then stream it out: memory
+//! The second level's tiles ([`super::tiles::tiles`]) transpose a tile into the scratch, then stream it out: memory
 //! reads the tile's source while the core transposes it, then writes it while the core waits, each direction
 //! alone (`perf`: the unpacks of `(32,128)(32,1)` tiles spent their time on the bands' prefetches and the
 //! streaming stores, in turn). Where the source is one stream, the tiles here alternate between the two halves
