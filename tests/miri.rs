@@ -328,13 +328,14 @@ fn repetitions_chained() {
 
 /// Streaming unpacks of `(32,128)(32,1)` tiles (source rows of 32 bytes that follow one another) into rows on
 /// lines and off them, into a destination on a line and 16 bytes past one: the tiles go through the two halves
-/// of the scratch, each written out a share at a time while the next is transposed (`simd::pipe`).
+/// of the scratch, each written out a share at a time while the next is transposed (`simd::pipe`), a row of tiles
+/// a call or, rows of one tile (4 KiB each), all rows of tiles at once (`pipe::across`).
 #[test]
 fn short_rows_piped() {
-    for cols in [256usize, 300] {
-        let n = 32 * cols;
-        let a = DynLayout::parse(&format!("pred[32,{cols}]{{1,0:T(32,128)(32,1)}}")).unwrap();
-        let b = DynLayout::parse(&format!("pred[32,{cols}]{{1,0}}")).unwrap();
+    for (rows, cols) in [(32usize, 256usize), (32, 300), (96, 128)] {
+        let n = rows * cols;
+        let a = DynLayout::parse(&format!("pred[{rows},{cols}]{{1,0:T(32,128)(32,1)}}")).unwrap();
+        let b = DynLayout::parse(&format!("pred[{rows},{cols}]{{1,0}}")).unwrap();
         let (ga, gb) = (Geometry::new(a).unwrap(), Geometry::new(b).unwrap());
         let src: Vec<u8> = (0..ga.storage_elements()).map(|k| (k as u8).wrapping_mul(37) ^ 0x5a).collect();
         for to in [0, 16] {
@@ -342,11 +343,13 @@ fn short_rows_piped() {
             let at = dst.as_ptr().align_offset(64) + to;
             let v = View::new(&ga, &src[..]).unwrap();
             tensor_layout::relayout(&v, &mut ViewMut::new(&gb, &mut dst[at..at + n]).unwrap()).unwrap();
-            // Element `(r, c)` at `c / 128 * 4096 + c % 128 * 32 + r` in the source (a row of tiles, each column
-            // of a tile 32 bytes), at `r * cols + c` in the destination.
-            for (r, c) in (0..32).flat_map(|r| (0..cols).map(move |c| (r, c))) {
-                let (got, want) = (dst[at + r * cols + c], src[c / 128 * 4096 + c % 128 * 32 + r]);
-                assert_eq!(got, want, "{cols} columns, skew {to}, at {r}, {c}");
+            // Element `(r, c)` in tile `(r / 32, c / 128)` of 4096 bytes (rows of tiles of `cols` rounded up to
+            // 128 columns), at byte `c % 128 * 32 + r % 32` of it in the source; at `r * cols + c` in the
+            // destination.
+            let tile = |r: usize, c: usize| (r / 32 * cols.div_ceil(128) + c / 128) * 4096;
+            for (r, c) in (0..rows).flat_map(|r| (0..cols).map(move |c| (r, c))) {
+                let (got, want) = (dst[at + r * cols + c], src[tile(r, c) + c % 128 * 32 + r % 32]);
+                assert_eq!(got, want, "[{rows},{cols}], skew {to}, at {r}, {c}");
             }
             assert!(dst[..at].iter().chain(&dst[at + n..]).all(|&x| x == 0xee), "wrote outside");
         }

@@ -96,7 +96,7 @@
 //! padding bytes, every element's bytes copied whole), so moving its bytes as integers is sound.
 #![allow(unsafe_code)]
 
-use core::mem::{size_of, size_of_val, MaybeUninit};
+use core::mem::{size_of, MaybeUninit};
 
 use super::io::Mode;
 use super::kernels::{reach, Transpose};
@@ -127,12 +127,12 @@ use block::{by_chunks, chunk_rows, tile_rows, Block, Geo, Reps};
 use cache::{Caches, SCRATCH_MAX};
 use chain::Chain;
 use isa::{unblocks, Avx2, Avx512, Isa, Level, Sse2};
-use out::put_ahead;
 use seams::Seams;
 use tiles::{block_shape, tiles};
 use walk::Walk;
 
 pub(super) use few::Few;
+pub(super) use out::stream_copy;
 
 /// The store fence that orders streaming stores.
 #[inline]
@@ -174,20 +174,6 @@ pub(super) fn prefetch_bytes() -> usize {
 #[inline]
 pub(super) fn short_block() -> usize {
     Caches::get().short_block()
-}
-
-/// Copies `src` into `dst` (same length): streaming stores for the whole 64-byte lines of `dst`, ordinary
-/// copies before and after them (see [`put`]), the lines of `ahead` prefetched along the way ([`put_ahead`]).
-pub(super) fn stream_copy<E: Scalar>(dst: &mut [E], src: &[E], ahead: &[E]) {
-    if dst.len() != src.len() {
-        dst.copy_from_slice(src);
-        return;
-    }
-    let (p, n) = (ahead.as_ptr() as *const u8, size_of_val(ahead));
-    // SAFETY: `dst` and `src` are distinct slices of `size_of_val(dst)` bytes each (`&mut` and `&` cannot
-    // overlap). `E` is a `Scalar`: its bytes are plain integers, and the bytes written come from valid values of
-    // `E`. Prefetches are hints, at any address.
-    unsafe { put_ahead::<false>(dst.as_mut_ptr() as *mut u8, src.as_ptr() as *const u8, size_of_val(dst), (p, n)) }
 }
 
 /// Repetitions of a transpose at most this many bytes apart in the source run chunk by chunk (see [`by_chunks`]).
@@ -504,6 +490,12 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
             None if rows == ni && cols == nj => Chain::of::<W, L>(b, block_shape::<I, W, L>(last.is_some()).0),
             _ => None,
         };
+        // Or short repetitions of short rows that follow one another: all at once, through the pipeline.
+        if seams.is_none() && chain.is_none() && rows == ni && cols == nj && pipe::across::<W>(b) {
+            // SAFETY: the caller's block, every repetition, row and unit.
+            unsafe { tiles::<I, W, L>(isa, None, b, 0, ni, nj, None) };
+            return (ni, nj);
+        }
         if let Some((chain, tiled)) = chain {
             for k in 0..b.reps.n {
                 // SAFETY: repetition `k` of the caller's block, every row and unit; the chains' lines past the

@@ -5,6 +5,8 @@
 use super::isa::{Avx2, Isa, Level, Sse2};
 use super::net::prefetch_to;
 use super::{Block, Walk};
+use crate::view::Scalar;
+use core::mem::size_of_val;
 
 /// Copies `len` bytes to `to` from `from` (the scratch tile, or a source), streaming the whole 64-byte lines when
 /// asked.
@@ -376,6 +378,20 @@ pub(super) unsafe fn put_carried(to: *mut u8, from: *const u8, len: usize, line:
             core::ptr::copy_nonoverlapping(from.add(k), to.add(k), len - k);
         }
     }
+}
+
+/// Copies `src` into `dst` (same length): streaming stores for the whole 64-byte lines of `dst`, ordinary
+/// copies before and after them (see [`put`]), the lines of `ahead` prefetched along the way ([`put_ahead`]).
+pub(in super::super) fn stream_copy<E: Scalar>(dst: &mut [E], src: &[E], ahead: &[E]) {
+    if dst.len() != src.len() {
+        dst.copy_from_slice(src);
+        return;
+    }
+    let (p, n) = (ahead.as_ptr() as *const u8, size_of_val(ahead));
+    // SAFETY: `dst` and `src` are distinct slices of `size_of_val(dst)` bytes each (`&mut` and `&` cannot
+    // overlap). `E` is a `Scalar`: its bytes are plain integers, and the bytes written come from valid values of
+    // `E`. Prefetches are hints, at any address.
+    unsafe { put_ahead::<false>(dst.as_mut_ptr() as *mut u8, src.as_ptr() as *const u8, size_of_val(dst), (p, n)) }
 }
 
 #[cfg(test)]

@@ -24,9 +24,10 @@ use super::walk::Walk;
 
 /// The source bytes of a tile the pipeline aims at: in tiles of 32 KiB, pred `[4096,16384]` unpacked at 0.80-0.84
 /// of `memcpy` and `[1024,65536]` at 0.81-0.82, in tiles of 64 KiB at 0.91-0.92 and 0.95 (Intel Xeon, Emerald
-/// Rapids, alternating); in five tiles of 104 KiB a row of tiles, `[4096,16384]` at 0.63-0.80. (1 KiB under Miri,
-/// whose cases are small: tests/miri.rs.)
-pub(super) const TILE: usize = if cfg!(miri) { 1 << 10 } else { 64 << 10 };
+/// Rapids, alternating); in five tiles of 104 KiB a row of tiles, `[4096,16384]` at 0.63-0.80. (8 KiB under Miri,
+/// whose cases are small, tests/miri.rs: rows of `(32,128)(32,1)` tiles of 8 KiB piped a call each, of 4 KiB
+/// [`across`].)
+pub(super) const TILE: usize = if cfg!(miri) { 8 << 10 } else { 64 << 10 };
 
 /// How many times the first level's prefetch distance ([`Block::prefetch`]) the bands prefetch their source
 /// ahead, into the second-level cache: prefetched into the first at its distance, the prefetches waited on the
@@ -35,18 +36,32 @@ pub(super) const TILE: usize = if cfg!(miri) { 1 << 10 } else { 64 << 10 };
 pub(super) const AHEAD: usize = 4;
 
 /// Whether the tiles of block `b` over `rows` source rows of `run` bytes each go through the pipeline: streaming,
-/// rows shorter than a line that follow one another (one stream), at least a [`TILE`] of them.
+/// rows shorter than a line that follow one another (one stream), at least a [`TILE`] of them, or repetitions of
+/// them that follow one another ([`across`]).
 #[inline(always)]
 pub(super) fn takes(b: &Block, rows: usize, run: usize) -> bool {
-    b.stream && run < 64 && b.g.si0 == run as isize && rows * run >= TILE
+    b.stream && run < 64 && b.g.si0 == run as isize && (rows * run >= TILE || b.reps.n > 1)
+}
+
+/// Whether the tiles take every repetition of block `b` (`W`-byte units, with nothing left to other kernels: no
+/// edges, seams or chains) at once, through the pipeline, each repetition's tiles after the one before's, rather
+/// than a call a repetition: repetitions of less than a [`TILE`] each, whose source rows follow one another from
+/// each to the next (a row of `(32,128)(32,1)` tiles a repetition, 512 columns: 16 KiB). Pred
+/// `[131072,512]{1,0:T(32,128)(32,1)}` to `{1,0}` unpacked at 0.66-0.80 of `memcpy` a call a repetition (each
+/// repetition one tile, written out after its transpose).
+#[inline(always)]
+pub(super) fn across<const W: usize>(b: &Block) -> bool {
+    let run = b.nj * W;
+    W <= 2 && b.reps.n > 1 && takes(b, b.ni, run) && b.ni * run < TILE && b.reps.src == (b.ni * run) as isize
 }
 
 /// The source rows of each of the pipeline's tiles over `rows` rows of `run` bytes: about [`TILE`] bytes each, at
-/// least two tiles, all of a size, a multiple of `m` rows (a register block, and a destination line, so that the
-/// tiles' runs share no line where the destination rows start on lines), at most `most`.
+/// least two tiles (one where `reps` repetitions take turns), all of a size, a multiple of `m` rows (a register
+/// block, and a destination line, so that the tiles' runs share no line where the destination rows start on
+/// lines), at most `most`.
 #[inline(always)]
-pub(super) fn tile_rows(rows: usize, run: usize, most: usize, m: usize) -> usize {
-    let n = rows.div_ceil(most).max((rows * run).div_ceil(TILE)).max(2);
+pub(super) fn tile_rows(rows: usize, run: usize, most: usize, m: usize, reps: usize) -> usize {
+    let n = rows.div_ceil(most).max((rows * run).div_ceil(TILE)).max(if reps > 1 { 1 } else { 2 });
     rows.div_ceil(n).next_multiple_of(m).min(most / m * m).max(m)
 }
 
@@ -239,8 +254,9 @@ mod tests {
     /// Streaming transposes of short source rows that follow one another ([`super::takes`]), with an Intel
     /// Xeon's caches (a scratch tile of 256 KiB): predicates unpacked from `(32,128)(32,1)` tiles into rows on
     /// lines (4096 bytes apart), off lines in one call of a tile row (4000, each call's tiles sharing their
-    /// runs' partial lines) and off lines in calls longer than the scratch (9000, through a carry), bf16 rows of
-    /// 50 bytes moved outermost; at skews 0, 1 and 16 bytes; every slot checked, both directions at every level.
+    /// runs' partial lines), off lines in calls longer than the scratch (9000, through a carry) and rows of tiles
+    /// of 16 KiB all at once ([`super::across`]), bf16 rows of 50 bytes moved outermost; at skews 0, 1 and 16
+    /// bytes; every slot checked, both directions at every level.
     #[test]
     fn short_rows_go_through_the_pipeline() {
         let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 };
@@ -249,6 +265,7 @@ mod tests {
                 ("pred[64,4096]{1,0:T(32,128)(32,1)}", "pred[64,4096]{1,0}", 1),
                 ("pred[64,4000]{1,0:T(32,128)(32,1)}", "pred[64,4000]{1,0}", 1),
                 ("pred[64,9000]{1,0:T(32,128)(32,1)}", "pred[64,9000]{1,0}", 1),
+                ("pred[256,512]{1,0:T(32,128)(32,1)}", "pred[256,512]{1,0}", 1),
                 ("bf16[6,2000,25]{2,1,0}", "bf16[6,2000,25]{1,0,2}", 2),
             ] {
                 let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());

@@ -68,6 +68,8 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     // Short source rows that follow one another, streaming: each tile written out while the next one is
     // transposed, the two in halves of the scratch ([`pipe`]).
     let piped = chain.is_none() && pipe::takes(b, hi - lo, fj * W);
+    // Several repetitions (only from [`pipe::across`]): their tiles one after another, through the pipeline.
+    let reps = if piped { b.reps.n } else { 1 };
     #[cfg(all(test, feature = "std"))]
     if piped {
         pipe::PIPED.with(|t| t.set(t.get() + 1));
@@ -75,7 +77,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let half = scratch / 2 / 64 * 64;
     let room_bytes = if piped { half } else { scratch };
     let ti = tile_rows(W, ei, hi - lo, fj, room_bytes);
-    let ti = if piped { pipe::tile_rows(hi - lo, fj * W, ti, ei.max(64 / W)) } else { ti };
+    let ti = if piped { pipe::tile_rows(hi - lo, fj * W, ti, ei.max(64 / W), reps) } else { ti };
     // Rows past the last whole tile fewer than a block (the source's last rows, not a multiple of a block): the
     // last tile takes them too, so that it holds at least a block.
     let rem = (hi - lo) % ti;
@@ -117,10 +119,14 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         (it, jt.min(je.saturating_sub(L)), if kt + 1 == down { hi } else { it + ti }, je)
     };
     let mut pending: Option<Pending> = None;
-    for k in 0..down * across {
+    let tiles = down * across;
+    for q in 0..reps * tiles {
+        let k = q % tiles;
+        let rb = b.rep(q / tiles);
+        let b = if reps > 1 { &rb } else { b };
         let (it, jt, te, je) = tile(k);
         // Piped, odd tiles in the second half of the scratch; the tile before's write-out a share per band.
-        let base = if piped && k % 2 == 1 { b.tile.wrapping_add(half) } else { b.tile };
+        let base = if piped && q % 2 == 1 { b.tile.wrapping_add(half) } else { b.tile };
         let share = pending.as_ref().map_or(0, |p| p.left().div_ceil((te - it).div_ceil(eb)));
         let first = b.g.src_rows(it);
         let head = aligning::<W, L>(b, b.ps.wrapping_offset(first.peek() + (jt * W) as isize), ej * W, je - jt);
@@ -178,7 +184,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
                 (true, true) if groups > 1 && ib + nb < it + b.g.ni0 => Ahead::new(&next[..pre], span, steps),
                 (true, true) if groups > 1 && ib + nb < it + groups * b.g.ni0 => Ahead::none(),
                 (true, true) => Ahead::new(&next[..pre], run, steps),
-                (true, false) if k + 1 < down * across => {
+                (true, false) if k + 1 < tiles => {
                     let (it2, jt2, te2, je2) = tile(k + 1);
                     let n2 = eb.min(te2 - it2);
                     take_rows(b.ps, &mut b.g.src_rows(it2), jt2 * W, &mut first2[..n2]);
@@ -258,7 +264,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             }
             ib += nb;
         }
-        let last = k + 1 == down * across;
+        let last = q + 1 == reps * tiles;
         #[cfg(all(test, feature = "std"))]
         if last && !b.then.is_null() {
             THEN.with(|t| t.borrow_mut().push(b.then as isize - b.ps as isize));
