@@ -40,10 +40,11 @@ pub(super) fn block_shape<I: Isa, const W: usize, const L: usize>(full: bool) ->
 /// line ([`Chain`]).
 ///
 /// # Safety
-/// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition; `hi - lo` at least the
-/// block's rows (`L`, or with `full` `32 / W`), `fj` at least `L`; `full` only with `W` of 4 or 8 and the CPU
-/// running AVX2; with `chain`, as [`Chain::of`] found it for the block (`lo .. hi` its every row, `fj` its `nj`),
-/// for its repetitions in order.
+/// As [`super::plan`], over source rows `lo .. hi` and `fj` units, one repetition (every repetition of `b`
+/// where [`pipe::across`] holds for it: `b.reps.n` is 1 otherwise); `hi - lo` at least the block's rows (`L`, or
+/// with `full` `32 / W`), `fj` at least `L`; `full` only with `W` of 4 or 8 and the CPU running AVX2; with
+/// `chain`, as [`Chain::of`] found it for the block (`lo .. hi` its every row, `fj` its `nj`), for its
+/// repetitions in order.
 #[inline(always)]
 pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     isa: I,
