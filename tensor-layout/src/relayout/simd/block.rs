@@ -35,6 +35,13 @@ impl Geo {
         self.dj0.unsigned_abs().is_multiple_of(64) && (fj <= self.nj0 || self.dj1.unsigned_abs().is_multiple_of(64))
     }
 
+    /// Whether the `rows` source rows from row `i` on follow one another `len` bytes apart, one run (the rule of
+    /// [`Walk::follows`], for the block's source).
+    #[inline(always)]
+    pub(super) fn src_follows(&self, i: usize, rows: usize, len: usize) -> bool {
+        self.src_rows(i).follows(rows, len)
+    }
+
     /// The source rows from `i` on, one step at a time.
     #[inline(always)]
     pub(super) fn src_rows(&self, i: usize) -> Walk {
@@ -156,7 +163,7 @@ impl Block {
     pub(super) fn source_run(&self, w: usize) -> Option<usize> {
         let (g, r, row) = (&self.g, &self.reps, (self.nj * w) as isize);
         let group = g.ni0 as isize * row;
-        let follow = g.si0 == row && (self.ni <= g.ni0 || g.si1 == group);
+        let follow = g.src_follows(0, self.ni, row as usize);
         let after = r.n == 1 || r.src == self.ni as isize * row;
         let interleaved =
             g.si0 == row && self.ni.is_multiple_of(g.ni0) && r.src == group && g.si1 == r.n as isize * group;

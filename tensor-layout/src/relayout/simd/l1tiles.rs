@@ -39,9 +39,10 @@
 use core::mem::MaybeUninit;
 
 use super::block::Lined;
+use super::drain::NextTile;
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, unit};
-use super::out::{lines, put, NextTile};
+use super::out::{lines, put};
 use super::tiles::aligning;
 use super::{Block, Geo, Walk};
 

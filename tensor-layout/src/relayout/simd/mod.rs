@@ -34,11 +34,11 @@
 //!   `128 x 128` 0.55-0.66 against 0.29-0.43, on an AMD EPYC Zen 4 with AVX2). Streaming into
 //!   destination rows whose runs do not start on a line (rows not a multiple of 64 bytes apart, or a
 //!   destination off a line boundary), the tiles go down each strip of columns and carry each run's last partial
-//!   line into the next tile's first ([`out::Carry`]), so that every line but a row's first and last is
+//!   line into the next tile's first ([`drain::Carry`]), so that every line but a row's first and last is
 //!   streamed whole (written as two partial lines, each with ordinary stores that read the line first, f32
 //!   `3000 x 5000` transposes ran at 0.38 of `memcpy`; carried, 0.81 on an AMD EPYC Zen 4); there units of 1 and
 //!   2 bytes, on CPUs whose first level holds 48 KiB or more, prefetch the next tile's source into the second level
-//!   while a tile streams out (byte transposes 10-20% faster on an Intel Xeon: [`out::NextTile`]). Units that are
+//!   while a tile streams out (byte transposes 10-20% faster on an Intel Xeon: [`drain::NextTile`]). Units that are
 //!   2x2 or 4x4 blocks transposed inside get one shuffle each as they are loaded. Large streaming transposes of
 //!   4- and 8-byte units whose destination rows lie a multiple of 64 bytes apart go band by band instead ([`lines`],
 //!   unless the source rows come in groups no taller than a band, as in transposed tiles): the source rows whose
@@ -105,6 +105,7 @@ use crate::view::Scalar;
 mod block;
 pub(crate) mod cache;
 mod chain;
+mod drain;
 #[cfg(all(test, feature = "std"))]
 mod edges;
 mod few;

@@ -4,7 +4,6 @@
 
 use super::isa::{Avx2, Isa, Level, Sse2};
 use super::net::prefetch_to;
-use super::{Block, Walk};
 use crate::view::Scalar;
 use core::mem::size_of_val;
 
@@ -37,7 +36,7 @@ pub(super) unsafe fn put(to: *mut u8, from: *const u8, len: usize, stream: bool)
 /// # Safety
 /// As [`put`]; `ahead` any address (prefetches are hints).
 #[inline(always)]
-unsafe fn put_or_ahead(to: *mut u8, from: *const u8, len: usize, stream: bool, ahead: (*const u8, usize)) {
+pub(super) unsafe fn put_or_ahead(to: *mut u8, from: *const u8, len: usize, stream: bool, ahead: (*const u8, usize)) {
     // SAFETY: the caller's contract.
     unsafe {
         if stream && ahead.1 > 0 {
@@ -137,209 +136,6 @@ pub(super) fn lines(at: usize, len: usize) -> (usize, usize) {
     (head, (len - head) / 64 * 64)
 }
 
-/// The partial lines carried between the tiles of a strip of destination rows: `at` holds a 64-byte line per
-/// row of the tile. With `head`, each row's line holds the bytes of its destination line before the run (the
-/// previous tile's tail, not yet written); with `tail`, the bytes of the run past its last whole line stay there
-/// for the next tile instead of being written. `next` is prefetched a share per row written.
-#[derive(Clone, Copy)]
-pub(super) struct Carry {
-    pub(super) at: *mut u8,
-    pub(super) head: bool,
-    pub(super) tail: bool,
-    pub(super) next: NextTile,
-}
-
-/// The source lines of the next tile of a transpose, prefetched into the second-level cache row by row, a share
-/// at each step (of the tile being transposed, or of its write-out).
-#[derive(Clone, Copy)]
-pub(super) struct NextTile {
-    ps: *const u8,
-    rows: Walk,
-    /// Rows left, the lines of each, and the next line of the current row.
-    left: usize,
-    lines: usize,
-    l: usize,
-    /// Byte of each row where the tile's units start, and lines a step.
-    at: usize,
-    share: usize,
-}
-
-impl NextTile {
-    /// Nothing to prefetch.
-    pub(super) fn none() -> NextTile {
-        NextTile {
-            ps: core::ptr::null(),
-            rows: Walk { k: 0, n: 1, at: 0, s0: 0, s1: 0 },
-            left: 0,
-            lines: 0,
-            l: 0,
-            at: 0,
-            share: 0,
-        }
-    }
-
-    /// The tile `(it, jt, te, je)` of `b` (source rows `it .. te`, units `jt .. je` of `W` bytes), in `steps`
-    /// shares.
-    #[inline(always)]
-    pub(super) fn of<const W: usize>(
-        b: &Block,
-        (it, jt, te, je): (usize, usize, usize, usize),
-        steps: usize,
-    ) -> NextTile {
-        // As many lines as the bytes can touch from any start within a line.
-        let lines = ((je - jt) * W + 63).div_ceil(64);
-        let share = ((te - it) * lines).div_ceil(steps.max(1));
-        NextTile { ps: b.ps, rows: b.g.src_rows(it), left: te - it, lines, l: 0, at: jt * W, share }
-    }
-
-    /// The next share of lines (hints: any address).
-    #[inline(always)]
-    pub(super) fn step(&mut self) {
-        let mut k = 0;
-        while k < self.share && self.left > 0 {
-            let p = self.ps.wrapping_offset(self.rows.peek()).wrapping_add(self.at);
-            prefetch_to::<true>(p.wrapping_sub(p as usize % 64).wrapping_add(self.l * 64));
-            self.l += 1;
-            if self.l == self.lines {
-                self.l = 0;
-                self.left -= 1;
-                self.rows.next();
-            }
-            k += 1;
-        }
-    }
-}
-
-/// What a tile's write-out does besides copying its rows ([`write_out`]).
-#[derive(Clone, Copy)]
-pub(super) enum Along {
-    /// Nothing.
-    Nothing,
-    /// Row by row through a carry ([`put_carried`]).
-    Carry(Carry),
-    /// Streaming, the `.1` bytes from `.0` prefetched into the second-level cache, as many as are written
-    /// ([`put_or_ahead`]): any address (prefetches are hints).
-    Ahead(*const u8, usize),
-}
-
-/// Writes `rows` rows of the scratch tile (`pitch` apart, `len` bytes each) to the destination rows that
-/// `cols` walks, `at` bytes into each. Rows that follow one another on both sides go out as one run; with a
-/// carry, row by row through it; streaming, prefetching ahead as asked ([`Along`]).
-///
-/// # Safety
-/// Each destination row `.. + at .. + len` writable; the scratch rows written; a carry holds `rows` lines, as
-/// [`put_carried`] needs them.
-#[inline(always)]
-pub(super) unsafe fn write_out(
-    b: &Block,
-    cols: &mut Walk,
-    rows: usize,
-    at: isize,
-    pitch: usize,
-    len: usize,
-    along: Along,
-) {
-    let ahead = match along {
-        Along::Carry(c) => {
-            let mut next = c.next;
-            for j in 0..rows {
-                let to = b.pd.wrapping_offset(cols.next() + at);
-                // SAFETY: the caller's contract; line `j` of the carry is this row's.
-                unsafe { put_carried(to, b.tile.add(j * pitch), len, c.at.add(j * 64), c.head, c.tail) };
-                next.step();
-            }
-            return;
-        }
-        Along::Ahead(p, n) => (p, n),
-        Along::Nothing => (core::ptr::null(), 0),
-    };
-    let mut ahead = ahead;
-    for (start, j, n) in Runs::new(*cols, rows, pitch, len) {
-        // SAFETY: the caller's contract; `n` rows that follow one another in the destination and the scratch.
-        unsafe { put_or_ahead(b.pd.wrapping_offset(start + at), b.tile.add(j * pitch), n * len, b.stream, ahead) };
-        // The next run prefetches the next part of `ahead`, as many bytes as this one wrote.
-        let done = (n * len).min(ahead.1);
-        ahead = (ahead.0.wrapping_add(done), ahead.1 - done);
-    }
-}
-
-/// The runs [`write_out`] writes without a carry: `rows` destination rows that `cols` walks, `len` bytes of each
-/// from scratch rows `pitch` bytes apart, those that follow one another on both sides as one. Each run: the
-/// destination offset of its first row, that row's index, and its rows.
-#[derive(Clone, Copy)]
-pub(super) struct Runs {
-    cols: Walk,
-    rows: usize,
-    j: usize,
-    pitch: usize,
-    len: usize,
-}
-
-impl Runs {
-    /// The runs of `rows` rows from `cols` on.
-    #[inline(always)]
-    pub(super) fn new(cols: Walk, rows: usize, pitch: usize, len: usize) -> Runs {
-        Runs { cols, rows, j: 0, pitch, len }
-    }
-}
-
-impl Iterator for Runs {
-    type Item = (isize, usize, usize);
-
-    #[inline(always)]
-    fn next(&mut self) -> Option<(isize, usize, usize)> {
-        let (j, len) = (self.j, self.len);
-        if j >= self.rows {
-            return None;
-        }
-        let joins = self.pitch == len;
-        // Rows that all follow one another (short rows of a packing, 32 bytes each for `(32,1)`): one run, without
-        // comparing them one by one (a fifth of the time of byte packings into `(32,128)(32,1)` went to that).
-        if j == 0 && joins && self.cols.follows(self.rows, len) {
-            self.j = self.rows;
-            return Some((self.cols.peek(), 0, self.rows));
-        }
-        let start = self.cols.next();
-        let mut n = 1;
-        let mut next = start + len as isize;
-        while j + n < self.rows && joins && self.cols.peek() == next {
-            self.cols.next();
-            next += len as isize;
-            n += 1;
-        }
-        self.j += n;
-        Some((start, j, n))
-    }
-}
-
-/// Prefetches into the second-level cache the partial lines at either end of the runs that [`write_out`] will
-/// write without a carry (the same rows, `at`, `pitch` and `len`; nothing where every run starts and ends on a
-/// line). It writes them with ordinary stores, each of which reads its line first; missing the caches, those
-/// reads held up the streaming stores behind them. Where the source rows of a block are one tile tall, its tiles
-/// carry nothing: 3-D reversals out of `(4,1)` and `(2,1)` tiles write runs of 4 or 2 destination rows of 64 to 256
-/// bytes, each a partial line at both ends where the destination starts 16 bytes past a line (as `malloc` returns
-/// large blocks). Prefetched as each tile starts, u8 `[128,737,711]{2,1,0:T(32,128)(4,1)}` to `{0,1,2}` ran at
-/// 0.69-0.71 of `memcpy` against 0.55-0.58, `[64,1000,1000]{2,1,0:T(32,128)(4,1)}` 0.63 against 0.49, bf16
-/// `[64,600,900]{2,1,0:T(8,128)(2,1)}` 0.60-0.61 against 0.48-0.49 and `[128,500,500]{2,1,0:T(16,128)(2,1)}`
-/// 0.73-0.75 against 0.61-0.63 (Intel Xeon, Emerald Rapids; two rounds alternating; 0.79-0.82 into a destination
-/// on a line). Not inlined: once a tile, and inlined into the tiles' loop it made their byte transposes off lines,
-/// which never call it, 3-5% slower.
-#[inline(never)]
-pub(super) fn prefetch_partial_lines(b: &Block, cols: Walk, rows: usize, at: isize, pitch: usize, len: usize) {
-    let off = |a: isize| !(b.pd as usize).wrapping_add(a as usize).is_multiple_of(64);
-    let on = |a: isize| a.unsigned_abs().is_multiple_of(64);
-    if len.is_multiple_of(64) && !off(cols.peek() + at) && on(cols.s0) && on(cols.s1) {
-        return;
-    }
-    for (start, _, n) in Runs::new(cols, rows, pitch, len) {
-        for end in [start + at, start + at + (n * len) as isize] {
-            if off(end) {
-                prefetch_to::<true>(b.pd.wrapping_offset(end));
-            }
-        }
-    }
-}
-
 /// Streams `len` bytes from `from` to `to` in whole lines, the partial lines at either end through `line`
 /// (64 bytes): with `head`, `line` holds the bytes of `to`'s line before `to`, which complete its first line;
 /// with `tail`, the bytes past the last whole line are left in `line` (its first bytes) for the run that
@@ -414,34 +210,6 @@ mod tests {
                     super::super::fence();
                     assert_eq!(&dst[skew..skew + len], &src[3..3 + len], "skew {skew}, {len} bytes, stream {stream}");
                     assert!(dst[..skew].iter().chain(&dst[skew + len..]).all(|&x| x == 0xee));
-                }
-            }
-        }
-    }
-
-    /// The runs of [`write_out`] against the rows' offsets merged by hand: rows that follow one another in the
-    /// destination (and in the scratch: `pitch == len`) are one run, whether they are a whole group, cross groups
-    /// that continue one another, or part of one; any other row starts a run of its own.
-    #[test]
-    fn runs_join_the_rows_that_follow_one_another() {
-        for (n, s0, s1) in [(4, 64, 64_000), (4, 64, 256), (1, 0, 64), (3, 100, 300), (8, 32, 1000), (2, 64, 64)] {
-            for k in 0..n {
-                for rows in [1, 2, 5, 9, 16] {
-                    for pitch in [64, 100, 32] {
-                        let len = 64.min(pitch);
-                        let walk = Walk { k, n, at: 7 + k as isize * s0, s0, s1 };
-                        let mut offsets = walk;
-                        let offsets: Vec<isize> = (0..rows).map(|_| offsets.next()).collect();
-                        let mut expected: Vec<(isize, usize, usize)> = Vec::new();
-                        for (j, &o) in offsets.iter().enumerate() {
-                            match expected.last_mut() {
-                                Some((start, _, m)) if pitch == len && o == *start + (*m * len) as isize => *m += 1,
-                                _ => expected.push((o, j, 1)),
-                            }
-                        }
-                        let runs: Vec<_> = Runs::new(walk, rows, pitch, len).collect();
-                        assert_eq!(runs, expected, "rows {rows} of ({n}, {s0}, {s1}) from {k}, pitch {pitch}");
-                    }
                 }
             }
         }

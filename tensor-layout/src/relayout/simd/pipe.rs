@@ -1,4 +1,4 @@
-//! Tiles written out while the next one is transposed ([`Pending`]), for the transposes whose source is one
+//! Tiles written out while the next one is transposed ([`super::drain::Pending`]), for the transposes whose source is one
 //! stream of short rows ([`takes`]: rows shorter than a line that follow one another, the `(32,128)(32,1)` tiles
 //! of predicates unpacked into rows, a dimension of a few units moved outermost).
 //!
@@ -19,8 +19,6 @@
 #![allow(unsafe_code)]
 
 use super::block::Block;
-use super::out::{put, put_carried, Runs};
-use super::walk::Walk;
 
 /// The source bytes of a tile the pipeline aims at: in tiles of 32 KiB, pred `[4096,16384]` unpacked at 0.80-0.84
 /// of `memcpy` and `[1024,65536]` at 0.81-0.82, in tiles of 64 KiB at 0.91-0.92 and 0.95 (Intel Xeon, Emerald
@@ -35,12 +33,12 @@ pub(super) const TILE: usize = if cfg!(miri) { 8 << 10 } else { 64 << 10 };
 /// `[1024,65536]` at 0.68-0.81; so, at 0.91-0.92 and 0.95 (Intel Xeon, alternating).
 pub(super) const AHEAD: usize = 4;
 
-/// Whether the tiles of block `b` over `rows` source rows of `run` bytes each go through the pipeline: streaming,
-/// rows shorter than a line that follow one another (one stream), at least a [`TILE`] of them, or repetitions of
-/// them that follow one another ([`across`]).
+/// Whether the tiles of block `b` over source rows `lo .. hi` of `run` bytes each go through the pipeline:
+/// streaming, rows shorter than a line that follow one another (one stream), at least a [`TILE`] of them, or
+/// repetitions of them that follow one another ([`across`]).
 #[inline(always)]
-pub(super) fn takes(b: &Block, rows: usize, run: usize) -> bool {
-    b.stream && run < 64 && b.g.si0 == run as isize && (rows * run >= TILE || b.reps.n > 1)
+pub(super) fn takes(b: &Block, lo: usize, hi: usize, run: usize) -> bool {
+    b.stream && run < 64 && b.g.src_follows(lo, hi - lo, run) && ((hi - lo) * run >= TILE || b.reps.n > 1)
 }
 
 /// Whether the tiles take every repetition of block `b` (`W`-byte units, with nothing left to other kernels: no
@@ -52,7 +50,7 @@ pub(super) fn takes(b: &Block, rows: usize, run: usize) -> bool {
 #[inline(always)]
 pub(super) fn across<const W: usize>(b: &Block) -> bool {
     let run = b.nj * W;
-    W <= 2 && b.reps.n > 1 && takes(b, b.ni, run) && b.ni * run < TILE && b.reps.src == (b.ni * run) as isize
+    W <= 2 && b.reps.n > 1 && takes(b, 0, b.ni, run) && b.ni * run < TILE && b.reps.src == (b.ni * run) as isize
 }
 
 /// The source rows of each of the pipeline's tiles over `rows` rows of `run` bytes: about [`TILE`] bytes each, at
@@ -65,132 +63,6 @@ pub(super) fn tile_rows(rows: usize, run: usize, most: usize, m: usize, reps: us
     rows.div_ceil(n).next_multiple_of(m).min(most / m * m).max(m)
 }
 
-/// The rows of a transposed tile not yet written: written a share at a time ([`Pending::step`]), in destination
-/// order, each run cut only where the destination starts a line, so that every line between a run's ends still
-/// streams whole.
-pub(super) struct Pending {
-    pd: *mut u8,
-    tile: *const u8,
-    pitch: usize,
-    len: usize,
-    at: isize,
-    stream: bool,
-    /// Through a carry (row by row): its lines (one per row), and whether the rows' first lines are completed
-    /// from it and their last ones left in it (see [`put_carried`]).
-    carry: Option<(*mut u8, bool, bool)>,
-    /// The runs left (without a carry), or the rows left (with one: `cols` walks them, `j` is the next).
-    runs: Runs,
-    cols: Walk,
-    rows: usize,
-    j: usize,
-    /// The run being written: destination, scratch, bytes, bytes written, carry line (null without a carry).
-    to: *mut u8,
-    from: *const u8,
-    bytes: usize,
-    off: usize,
-    line: *mut u8,
-}
-
-impl Pending {
-    /// `rows` scratch rows from `tile` (`pitch` apart, `len` bytes each) to the destination rows that `cols`
-    /// walks from `pd`, `at` bytes into each, streaming or not; through `carry` as [`put_carried`] takes it (its
-    /// lines, `head`, `tail`).
-    #[inline(always)]
-    pub(super) fn new(
-        (pd, tile, stream): (*mut u8, *const u8, bool),
-        cols: Walk,
-        rows: usize,
-        (at, pitch, len): (isize, usize, usize),
-        carry: Option<(*mut u8, bool, bool)>,
-    ) -> Pending {
-        let runs = Runs::new(cols, rows, pitch, len);
-        let (to, from, line) = (core::ptr::null_mut(), core::ptr::null(), core::ptr::null_mut());
-        Pending { pd, tile, pitch, len, at, stream, carry, runs, cols, rows, j: 0, to, from, bytes: 0, off: 0, line }
-    }
-
-    /// The bytes left to write (an upper bound: the runs not yet started counted whole).
-    #[inline(always)]
-    pub(super) fn left(&self) -> usize {
-        self.rows.saturating_sub(self.j) * self.len + (self.bytes - self.off)
-    }
-
-    /// Starts the next run; false when none is left.
-    #[inline(always)]
-    fn next_run(&mut self) -> bool {
-        if let Some((line, _, _)) = self.carry {
-            if self.j >= self.rows {
-                return false;
-            }
-            self.to = self.pd.wrapping_offset(self.cols.next() + self.at);
-            self.from = self.tile.wrapping_add(self.j * self.pitch);
-            self.line = line.wrapping_add(self.j * 64);
-            self.bytes = self.len;
-            self.j += 1;
-        } else {
-            let Some((start, j, n)) = self.runs.next() else {
-                self.j = self.rows;
-                return false;
-            };
-            self.to = self.pd.wrapping_offset(start + self.at);
-            self.from = self.tile.wrapping_add(j * self.pitch);
-            self.bytes = n * self.len;
-            self.j = j + n;
-        }
-        self.off = 0;
-        true
-    }
-
-    /// Writes at least `budget` bytes (to the next line of the destination past them), or all that is left.
-    ///
-    /// # Safety
-    /// Each destination row `.. + at .. + len` writable; the scratch rows written and not written again until
-    /// this is done; with a carry, its lines as [`put_carried`] needs them, the rows of the tile before written.
-    #[inline(always)]
-    pub(super) unsafe fn step(&mut self, budget: usize) {
-        let mut left = budget;
-        loop {
-            if self.off == self.bytes && !self.next_run() {
-                return;
-            }
-            // The piece ends on a line of the destination (at least the next one past `off`), or at the run's end.
-            let to = self.to as usize;
-            let end = (to + self.off + left.max(1)).next_multiple_of(64) - to;
-            let x = end.min(self.bytes);
-            let (from, n) = (self.off, x - self.off);
-            // SAFETY: the caller's contract; bytes `off .. x` of the run, pieces that start on a line of the
-            // destination but for the run's first.
-            unsafe {
-                match self.carry {
-                    Some((_, head, tail)) => put_carried(
-                        self.to.add(from),
-                        self.from.add(from),
-                        n,
-                        self.line,
-                        head && from == 0,
-                        tail && x == self.bytes,
-                    ),
-                    None => put(self.to.add(from), self.from.add(from), n, self.stream),
-                }
-            }
-            self.off = x;
-            if n >= left {
-                return;
-            }
-            left -= n;
-        }
-    }
-
-    /// Writes all that is left.
-    ///
-    /// # Safety
-    /// As [`Pending::step`].
-    #[inline(always)]
-    pub(super) unsafe fn finish(&mut self) {
-        // SAFETY: the caller's contract.
-        unsafe { self.step(usize::MAX / 2) }
-    }
-}
-
 #[cfg(all(test, feature = "std"))]
 std::thread_local!(
     /// How many calls of the tiles on this thread went through the pipeline.
@@ -199,57 +71,11 @@ std::thread_local!(
 
 #[cfg(all(test, feature = "std"))]
 mod tests {
-    extern crate std;
-    use std::vec::Vec;
-
     use tensor_layout_core::ArrayShape;
 
     use super::super::cache::{Caches, OVERRIDE};
     use super::super::levels::{both_at, moved, reference, scoped};
-    use super::super::walk::Walk;
-    use super::{Pending, PIPED};
-
-    /// Rows written a share at a time, at every skew of the destination within a line, every budget, streaming
-    /// or not, through a carry that neither completes nor keeps a line or without one: each destination row
-    /// holds its scratch row's bytes, nothing else is written.
-    #[test]
-    fn pending_writes_every_byte_once() {
-        let (rows, pitch, stride) = (5usize, 320usize, 400usize);
-        let scratch: Vec<u8> = (0..rows * pitch).map(|i| (i * 7 + 3) as u8).collect();
-        for len in [1, 30, 63, 64, 65, 200, 300] {
-            for skew in [0, 1, 16, 33, 63] {
-                for budget in [1, 17, 64, 100, 1000, usize::MAX / 4] {
-                    for (stream, carried) in [(false, false), (true, false), (true, true)] {
-                        let mut dst = std::vec![0xeeu8; rows * stride + 128];
-                        let mut lines = std::vec![0u8; rows * 64];
-                        let at = dst.as_mut_ptr().wrapping_add(skew);
-                        let cols = Walk { k: 0, n: rows, at: 0, s0: stride as isize, s1: (rows * stride) as isize };
-                        let carry = carried.then_some((lines.as_mut_ptr(), false, false));
-                        let mut p = Pending::new((at, scratch.as_ptr(), stream), cols, rows, (0, pitch, len), carry);
-                        // SAFETY: `rows` destination rows `stride >= len` bytes apart within `dst` from `skew`,
-                        // scratch rows `pitch >= len` apart within `scratch`, a line of `lines` per row.
-                        unsafe {
-                            while p.left() > 0 {
-                                p.step(budget);
-                            }
-                            p.finish();
-                        }
-                        super::super::fence();
-                        for j in 0..rows {
-                            let (d, s) = (skew + j * stride, j * pitch);
-                            assert_eq!(&dst[d..d + len], &scratch[s..s + len], "len {len} skew {skew} budget {budget}");
-                            let gap = if j + 1 < rows { d + stride } else { dst.len() };
-                            assert!(
-                                dst[d + len..gap].iter().all(|&x| x == 0xee),
-                                "len {len} skew {skew}: past row {j}"
-                            );
-                        }
-                        assert!(dst[..skew].iter().all(|&x| x == 0xee));
-                    }
-                }
-            }
-        }
-    }
+    use super::PIPED;
 
     /// Streaming transposes of short source rows that follow one another ([`super::takes`]), with an Intel
     /// Xeon's caches (a scratch tile of 256 KiB): predicates unpacked from `(32,128)(32,1)` tiles into rows on

@@ -8,10 +8,10 @@ extern crate std;
 use super::block::Lined;
 use super::block::{pitch, tile_rows};
 use super::chain::Chain;
+use super::drain::{prefetch_partial_lines, write_out, Along, Carry, NextTile, Pending};
 use super::isa::{Avx2, Isa, Sse2};
 use super::net::{micro, micro_avx, prefetch, prefetch_l2, unit};
-use super::out::{prefetch_partial_lines, write_out, Along, Carry, NextTile};
-use super::pipe::{self, Pending};
+use super::pipe;
 use super::{Block, Walk};
 
 /// The register block of the tiles: source rows and units per block.
@@ -68,7 +68,7 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let lines = b.tile.wrapping_add(scratch);
     // Short source rows that follow one another, streaming: each tile written out while the next one is
     // transposed, the two in halves of the scratch ([`pipe`]).
-    let piped = chain.is_none() && pipe::takes(b, hi - lo, fj * W);
+    let piped = chain.is_none() && pipe::takes(b, lo, hi, fj * W);
     // Several repetitions (only from [`pipe::across`]): their tiles one after another, through the pipeline.
     let reps = if piped { b.reps.n } else { 1 };
     #[cfg(all(test, feature = "std"))]
@@ -123,8 +123,13 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
     let tiles = down * across;
     for q in 0..reps * tiles {
         let k = q % tiles;
-        let rb = b.rep(q / tiles);
-        let b = if reps > 1 { &rb } else { b };
+        let rb;
+        let b = if reps > 1 {
+            rb = b.rep(q / tiles);
+            &rb
+        } else {
+            b
+        };
         let (it, jt, te, je) = tile(k);
         // Piped, odd tiles in the second half of the scratch; the tile before's write-out a share per band.
         let base = if piped && q % 2 == 1 { b.tile.wrapping_add(half) } else { b.tile };
@@ -271,8 +276,8 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             THEN.with(|t| t.borrow_mut().push(b.then as isize - b.ps as isize));
         }
         // With the last tile, the next repetition's rows `lo .. hi`, where they follow one another.
-        let row = (b.nj * W) as isize;
-        let follow = b.g.si0 == row && (hi <= b.g.ni0 || b.g.si1 == b.g.ni0 as isize * row);
+        let row = b.nj * W;
+        let follow = b.g.src_follows(lo, hi - lo, row);
         if let Some(chain) = chain {
             // SAFETY: as `write_out` below; the block and its repetitions as `Chain::of` gave them (the caller's
             // contract), so that the scratch rows follow one another with a line of slack on either side.
@@ -287,9 +292,12 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
         if piped && !last {
             // Written while the next tile is transposed into the other half, a share a band, the rest before its
             // own write-out.
-            let carried = (carry > 0).then_some((lines, it > lo, te < hi));
+            let along = match carry > 0 {
+                true => Along::Carry(Carry { at: lines, head: it > lo, tail: te < hi, next: NextTile::none() }),
+                false => Along::Nothing,
+            };
             let run = ((it * W) as isize, pitch, (te - it) * W);
-            pending = Some(Pending::new((b.pd, base, b.stream), b.g.dst_rows(jt), je - jt, run, carried));
+            pending = Some(Pending::new((b.pd, base, b.stream), b.g.dst_rows(jt), je - jt, run, along));
             continue;
         }
         let along = if carry > 0 {
@@ -312,14 +320,14 @@ pub(super) unsafe fn tiles<I: Isa, const W: usize, const L: usize>(
             };
             Along::Carry(Carry { at: lines, head: it > lo, tail: te < hi, next })
         } else if last && follow && !b.then.is_null() {
-            Along::Ahead(b.then.wrapping_offset(b.g.src_row(lo)), (hi - lo) * row as usize)
+            Along::Ahead(b.then.wrapping_offset(b.g.src_row(lo)), (hi - lo) * row)
         } else {
             Along::Nothing
         };
         // SAFETY: destination rows `jt .. je <= fj` at units `it .. te <= fi` (the caller's contract), from the
         // scratch rows written just above; the carry holds `carry >= je - jt` lines after the tile, and the
         // tiles down a strip continue one another's runs, the first `ti * W >= 64` bytes (`tile_units`).
-        unsafe { write_out(b, &mut b.g.dst_rows(jt), je - jt, (it * W) as isize, pitch, (te - it) * W, along) };
+        unsafe { write_out(b, b.g.dst_rows(jt), je - jt, (it * W) as isize, pitch, (te - it) * W, along) };
     }
 }
 

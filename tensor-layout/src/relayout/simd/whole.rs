@@ -23,9 +23,9 @@ extern crate std;
 
 use super::block::pitch;
 use super::block::Lined;
+use super::drain::{write_out, Along};
 use super::isa::{Isa, Sse2};
 use super::net::micro;
-use super::out::{write_out, Along};
 use super::tiles::take_rows;
 use super::{apart, leaves_edges, Block};
 
@@ -102,15 +102,13 @@ pub(super) unsafe fn whole<I: Isa, const W: usize, const L: usize>(isa: I, b: &B
         i0 += L;
     }
     // The next repetition's source, where its rows follow one another: one run of `ni` rows.
-    let row = (nj * W) as isize;
-    let follow = b.g.si0 == row && (ni <= b.g.ni0 || b.g.si1 == b.g.ni0 as isize * row);
-    let along = match !then.is_null() && follow {
+    let along = match !then.is_null() && b.g.src_follows(0, ni, nj * W) {
         true => Along::Ahead(then.wrapping_offset(b.g.src_row(0)), ni * nj * W),
         false => Along::Nothing,
     };
     // SAFETY: destination rows `0 .. nj` at units `0 .. ni` (the caller's contract), every byte of them written
     // into the scratch rows just above.
-    unsafe { write_out(b, &mut b.g.dst_rows(0), nj, 0, pitch, ni * W, along) };
+    unsafe { write_out(b, b.g.dst_rows(0), nj, 0, pitch, ni * W, along) };
 }
 
 #[cfg(all(test, feature = "std"))]

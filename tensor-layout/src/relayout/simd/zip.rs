@@ -3,9 +3,10 @@
 #![allow(unsafe_code)]
 
 use super::block::by_chunks;
+use super::drain::{write_out, Along};
 use super::isa::{Isa, Sse2};
 use super::net::{prefetch, unzip_rows, zip_rows};
-use super::out::{put, put_ahead, write_out, Along};
+use super::out::{put, put_ahead};
 use super::{tile_units, Block, Walk, SMALL};
 
 /// The interleaves of fewer source rows than a lane's units (`ni < L`: the row pairs of `(2,1)`, the quads of
@@ -483,7 +484,7 @@ pub(super) unsafe fn deinterleave_wide<const W: usize, const L: usize, const K: 
         }
         // SAFETY: destination rows `0..K` at units `it .. te <= fi` (the caller's contract), from the scratch
         // rows written just above.
-        unsafe { write_out(b, &mut g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W, Along::Nothing) };
+        unsafe { write_out(b, g.dst_rows(0), K, (it * W) as isize, ti * W, (te - it) * W, Along::Nothing) };
         it = te;
     }
 }
