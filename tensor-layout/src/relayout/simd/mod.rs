@@ -278,13 +278,17 @@ pub(super) fn transpose<E: Scalar>(
         then: core::ptr::null(),
         after: core::ptr::null(),
     };
+    // Repetitions the pipeline takes all at once hold two in the scratch at a time ([`pipe::across`]): pred
+    // `[65536,1024]{1,0:T(32,128)(32,1)}` unpacked to `{1,0}`, repetitions of 32 KiB, went down strips of the
+    // small tile through a carry at 0.43-0.47 of `memcpy`.
+    let held = if pipe::across(&at, w) { 2 } else { 1 } * ni * nj * w;
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
     // bytes `q * next.src + k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
     // `q * next.dst + k * reps.dst + dst_row(j) + i * w .. + w` from `pd`, for `q < next.n`, `k < reps.n`,
     // `i < ni`, `j < nj`. The kernels touch only such bytes of the repetition `q` they are given (each `w`-byte
     // unit whole, `w` a multiple of the element size), and the scratch tile that `small` or `large` gives them.
     unsafe {
-        if ni * nj * w <= SMALL {
+        if held <= SMALL {
             small(at, w, next, more)
         } else {
             large(at, w, next, more)
@@ -492,7 +496,7 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
             _ => None,
         };
         // Or short repetitions of short rows that follow one another: all at once, through the pipeline.
-        if seams.is_none() && chain.is_none() && rows == ni && cols == nj && pipe::across::<W>(b) {
+        if seams.is_none() && chain.is_none() && rows == ni && cols == nj && pipe::across(b, W) {
             // SAFETY: the caller's block, every repetition, row and unit.
             unsafe { tiles::<I, W, L>(isa, None, b, 0, ni, nj, None) };
             return (ni, nj);

@@ -41,16 +41,18 @@ pub(super) fn takes(b: &Block, lo: usize, hi: usize, run: usize) -> bool {
     b.stream && run < 64 && b.g.src_follows(lo, hi - lo, run) && ((hi - lo) * run >= TILE || b.reps.n > 1)
 }
 
-/// Whether the tiles take every repetition of block `b` (`W`-byte units, with nothing left to other kernels: no
+/// Whether the tiles take every repetition of block `b` (`w`-byte units, with nothing left to other kernels: no
 /// edges, seams or chains) at once, through the pipeline, each repetition's tiles after the one before's, rather
 /// than a call a repetition: repetitions of less than a [`TILE`] each, whose source rows follow one another from
 /// each to the next (a row of `(32,128)(32,1)` tiles a repetition, 512 columns: 16 KiB). Pred
 /// `[131072,512]{1,0:T(32,128)(32,1)}` to `{1,0}` unpacked at 0.66-0.80 of `memcpy` a call a repetition (each
-/// repetition one tile, written out after its transpose).
+/// repetition one tile, written out after its transpose). Such repetitions take two of the scratch's halves at
+/// once, one transposed while the one before is written out: [`super::transpose`] gives them the large scratch
+/// tile where two do not fit in the small one.
 #[inline(always)]
-pub(super) fn across<const W: usize>(b: &Block) -> bool {
-    let run = b.nj * W;
-    W <= 2 && b.reps.n > 1 && takes(b, 0, b.ni, run) && b.ni * run < TILE && b.reps.src == (b.ni * run) as isize
+pub(super) fn across(b: &Block, w: usize) -> bool {
+    let run = b.nj * w;
+    w <= 2 && b.reps.n > 1 && takes(b, 0, b.ni, run) && b.ni * run < TILE && b.reps.src == (b.ni * run) as isize
 }
 
 /// The source rows of each of the pipeline's tiles over `rows` rows of `run` bytes: about [`TILE`] bytes each, at
@@ -81,8 +83,9 @@ mod tests {
     /// Xeon's caches (a scratch tile of 256 KiB): predicates unpacked from `(32,128)(32,1)` tiles into rows on
     /// lines (4096 bytes apart), off lines in one call of a tile row (4000, each call's tiles sharing their
     /// runs' partial lines), off lines in calls longer than the scratch (9000, through a carry) and rows of tiles
-    /// of 16 KiB all at once ([`super::across`]), bf16 rows of 50 bytes moved outermost; at skews 0, 1 and 16
-    /// bytes; every slot checked, both directions at every level.
+    /// of 16 and 32 KiB all at once ([`super::across`]; two of 32 KiB are past the small scratch tile), bf16 rows
+    /// of 50 bytes moved outermost; at skews 0, 1 and 16 bytes; every slot checked, both directions at every
+    /// level.
     #[test]
     fn short_rows_go_through_the_pipeline() {
         let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 };
@@ -92,6 +95,7 @@ mod tests {
                 ("pred[64,4000]{1,0:T(32,128)(32,1)}", "pred[64,4000]{1,0}", 1),
                 ("pred[64,9000]{1,0:T(32,128)(32,1)}", "pred[64,9000]{1,0}", 1),
                 ("pred[256,512]{1,0:T(32,128)(32,1)}", "pred[256,512]{1,0}", 1),
+                ("pred[128,1024]{1,0:T(32,128)(32,1)}", "pred[128,1024]{1,0}", 1),
                 ("bf16[6,2000,25]{2,1,0}", "bf16[6,2000,25]{1,0,2}", 2),
             ] {
                 let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
