@@ -278,10 +278,8 @@ pub(super) fn transpose<E: Scalar>(
         then: core::ptr::null(),
         after: core::ptr::null(),
     };
-    // Repetitions the pipeline takes all at once hold two in the scratch at a time ([`pipe::across`]): pred
-    // `[65536,1024]{1,0:T(32,128)(32,1)}` unpacked to `{1,0}`, repetitions of 32 KiB, went down strips of the
-    // small tile through a carry at 0.43-0.47 of `memcpy`.
-    let held = if pipe::across(&at, w) { 2 } else { 1 } * ni * nj * w;
+    // The small scratch tile where all the kernels hold at once fits in it ([`pipe::held`]).
+    let held = pipe::held(&at, w);
     // SAFETY: `reach` checked that every unit of every repetition of the block lies within the slices: source
     // bytes `q * next.src + k * reps.src + src_row(i) + j * w .. + w` from `ps` and destination bytes
     // `q * next.dst + k * reps.dst + dst_row(j) + i * w .. + w` from `pd`, for `q < next.n`, `k < reps.n`,

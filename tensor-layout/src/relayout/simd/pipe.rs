@@ -18,7 +18,7 @@
 //! of half the scratch written so (f32 `[3000,5000]` 1.07 -> 0.45, u8 `[7000,9000]` 0.73 -> 0.37).
 #![allow(unsafe_code)]
 
-use super::block::Block;
+use super::block::{pitch, Block};
 
 /// The source bytes of a tile the pipeline aims at: in tiles of 32 KiB, pred `[4096,16384]` unpacked at 0.80-0.84
 /// of `memcpy` and `[1024,65536]` at 0.81-0.82, in tiles of 64 KiB at 0.91-0.92 and 0.95 (Intel Xeon, Emerald
@@ -47,12 +47,25 @@ pub(super) fn takes(b: &Block, lo: usize, hi: usize, run: usize) -> bool {
 /// each to the next (a row of `(32,128)(32,1)` tiles a repetition, 512 columns: 16 KiB). Pred
 /// `[131072,512]{1,0:T(32,128)(32,1)}` to `{1,0}` unpacked at 0.66-0.80 of `memcpy` a call a repetition (each
 /// repetition one tile, written out after its transpose). Such repetitions take two of the scratch's halves at
-/// once, one transposed while the one before is written out: [`super::transpose`] gives them the large scratch
-/// tile where two do not fit in the small one.
+/// once ([`held`]).
 #[inline(always)]
 pub(super) fn across(b: &Block, w: usize) -> bool {
     let run = b.nj * w;
     w <= 2 && b.reps.n > 1 && takes(b, 0, b.ni, run) && b.ni * run < TILE && b.reps.src == (b.ni * run) as isize
+}
+
+/// The scratch bytes the kernels hold at once for block `b` of `w`-byte units: its bytes, or where [`across`] takes
+/// it, two repetitions in scratch rows as the tiles pitch them ([`pitch`]), one transposed while the one before is
+/// written out. [`super::transpose`] gives the block the small scratch tile where they fit in it: pred
+/// `[65536,1024]{1,0:T(32,128)(32,1)}` unpacked to `{1,0}`, repetitions of 32 KiB given the small tile, went
+/// down strips of it through a carry at 0.43-0.52 of `memcpy`, at 0.75-0.83 with the large one (Intel Xeon,
+/// Emerald Rapids, alternating).
+#[inline(always)]
+pub(super) fn held(b: &Block, w: usize) -> usize {
+    match across(b, w) {
+        true => 2 * pitch(b.ni * w) * b.nj,
+        false => b.ni * b.nj * w,
+    }
 }
 
 /// The source rows of each of the pipeline's tiles over `rows` rows of `run` bytes: about [`TILE`] bytes each, at
