@@ -364,9 +364,10 @@ proptest! {
 
 /// Short rows into tiles with a partial tile and back, streamed (destinations above 8 MiB): the bands go through
 /// the stage, which writes the padding slots as it streams out whole rows of tiles (nothing fills them first),
-/// with padding values other than zero and padded dimensions. Against the parallel path in two parts (which fills
-/// the padding first and writes in place), slot for slot; a sample of slots against the layouts' offsets and
-/// padding from scratch; and back (the slot-by-slot reference is too slow at this size).
+/// with padding values other than zero and padded dimensions; batches whose one matrix is larger than the stage
+/// go through it one matrix at a time, in bands of rows of tiles. Against the parallel path in two parts (which
+/// fills the padding first and writes in place), slot for slot; a sample of slots against the layouts' offsets
+/// and padding from scratch; and back (the slot-by-slot reference is too slow at this size).
 #[test]
 fn streamed_short_rows_write_their_padding() {
     for (a, b) in [
@@ -374,28 +375,40 @@ fn streamed_short_rows_write_their_padding() {
         ("bf16[8500,500]", "bf16[8500,500]{1,0:T(8,128)(2,1)pad(8520,520:lowest)}"),
         // One partial tile a row of tiles: every band one box, packed through the stage.
         ("bf16[40000,120]", "bf16[40000,120]{1,0:T(8,128)(2,1)pad(40000,120:one)}"),
+        // Batches of matrices of 600 KiB and more, a partial row of tiles each.
+        ("bf16[24,638,472]", "bf16[24,638,472]{2,1,0:T(16,128)(2,1)pad(24,638,472:one)}"),
+        ("bf16[20,638,472]", "bf16[20,638,472]{2,1,0:T(16,128)(2,1)pad(20,650,480:lowest)}"),
     ] {
-        let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
-        let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());
-        let src: Vec<u16> =
-            (0..ga.storage_elements() as u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 16) as u16).collect();
-        let mut dst = vec![0x7777u16; gb.storage_elements()];
-        relayout(&View::new(&ga, &src).unwrap(), &mut ViewMut::new(&gb, &mut dst).unwrap()).unwrap();
-        let mut parts = vec![0x5555u16; gb.storage_elements()];
-        relayout_threads(&View::new(&ga, &src).unwrap(), &mut ViewMut::new(&gb, &mut parts).unwrap(), 2).unwrap();
-        assert!(dst == parts, "{a} -> {b}: the staged bands and the parallel parts differ");
-        let [rows, cols] = [0, 1].map(|d| la.shape().dim_size(d).unwrap());
-        let pad = lb.shape().padding_pattern() as u16;
-        for k in 0..20_000usize {
-            let i = [k * 7919 % rows, k * 104_729 % cols];
-            assert_eq!(dst[lb.shape().offset(&i).unwrap()], src[la.shape().offset(&i).unwrap()], "{a} -> {b}: {i:?}");
-            let s = k * 2_654_435_761 % dst.len();
-            if lb.shape().slot(s).unwrap() == Slot::Padding {
-                assert_eq!(dst[s], pad, "{a} -> {b}: padding slot {s}");
-            }
-        }
-        let mut back = vec![0x5555u16; src.len()];
-        relayout(&View::new(&gb, &dst).unwrap(), &mut ViewMut::new(&ga, &mut back).unwrap()).unwrap();
-        assert!(back == src, "{b} -> {a}");
+        streamed::<u16>(a, b);
     }
+    streamed::<u32>("f32[40,250,330]", "f32[40,250,330]{2,1,0:T(8,128)pad(40,250,330:highest)}");
+    streamed::<u64>("f64[40,100,330]", "f64[40,100,330]{2,1,0:T(8,128)pad(40,100,330:one)}");
+    streamed::<u8>("u8[60,400,600]", "u8[60,400,600]{2,1,0:T(32,128)(4,1)pad(60,400,600:one)}");
+}
+
+/// [`streamed_short_rows_write_their_padding`] for one pair of layouts of elements of type `E`.
+fn streamed<E: Scalar + PartialEq + std::fmt::Debug + Send + Sync>(a: &str, b: &str) {
+    let (la, lb) = (DynLayout::parse(a).unwrap(), DynLayout::parse(b).unwrap());
+    let (ga, gb) = (Geometry::new(la).unwrap(), Geometry::new(lb).unwrap());
+    let bits = |i: u32| E::from_scalar_bits(u128::from(i.wrapping_mul(2_654_435_761) >> 20));
+    let src: Vec<E> = (0..ga.storage_elements() as u32).map(bits).collect();
+    let mut dst = vec![E::from_scalar_bits(0x77); gb.storage_elements()];
+    relayout(&View::new(&ga, &src).unwrap(), &mut ViewMut::new(&gb, &mut dst).unwrap()).unwrap();
+    let mut parts = vec![E::from_scalar_bits(0x55); gb.storage_elements()];
+    relayout_threads(&View::new(&ga, &src).unwrap(), &mut ViewMut::new(&gb, &mut parts).unwrap(), 2).unwrap();
+    assert!(dst == parts, "{a} -> {b}: the staged bands and the parallel parts differ");
+    let dims = ga.dims();
+    let pad = E::from_scalar_bits(lb.shape().padding_pattern());
+    for k in 0..20_000usize {
+        let i: Vec<usize> =
+            dims.iter().enumerate().map(|(d, &n)| k.wrapping_mul([7919, 104_729, 15_485_863][d % 3] + d) % n).collect();
+        assert_eq!(dst[lb.shape().offset(&i).unwrap()], src[la.shape().offset(&i).unwrap()], "{a} -> {b}: {i:?}");
+        let s = k * 2_654_435_761 % dst.len();
+        if lb.shape().slot(s).unwrap() == Slot::Padding {
+            assert_eq!(dst[s], pad, "{a} -> {b}: padding slot {s}");
+        }
+    }
+    let mut back = vec![E::from_scalar_bits(0x55); src.len()];
+    relayout(&View::new(&gb, &dst).unwrap(), &mut ViewMut::new(&ga, &mut back).unwrap()).unwrap();
+    assert!(back == src, "{b} -> {a}");
 }

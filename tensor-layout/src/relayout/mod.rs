@@ -55,6 +55,7 @@ mod prepared;
 mod run;
 #[cfg(target_arch = "x86_64")]
 mod simd;
+mod stage;
 mod staging;
 mod tables;
 

@@ -135,15 +135,42 @@ pub(super) const fn grain(axes: &Axes, region: &Region, size: usize) -> usize {
 /// `(source, destination)`, judged as [`grain`] is: the side that moves less shows a cut that shortens a
 /// transpose's runs (see `band::bands`).
 pub(super) const fn runs(axes: &Axes, region: &Region, size: usize) -> (usize, usize) {
-    if axes.digits() <= FEW_MODES {
-        runs_in::<FEW_MODES>(axes, region, size)
-    } else {
-        runs_in::<MAX_MODES>(axes, region, size)
+    runs_of(kernel(axes, region, size), size)
+}
+
+/// The units of different source rows that a destination run of the direct nest's kernel over `region` gathers:
+/// 1 for block copies, 2 or 4 for the interleaves of `(2,1)` and `(4,1)` tiles, 8 and more for the transposes
+/// (which write through scratch tiles of their own, see `simd`).
+pub(super) const fn gathers(axes: &Axes, region: &Region, size: usize) -> usize {
+    match kernel(axes, region, size) {
+        Kernel::Rows { .. } => 1,
+        Kernel::Transpose(t) => t.extents().0,
     }
 }
 
-/// [`runs`] with room for `M` modes (at least the digits of `axes`).
-const fn runs_in<const M: usize>(axes: &Axes, region: &Region, size: usize) -> (usize, usize) {
+/// [`runs`] of the kernel the direct nest runs over `region`.
+const fn runs_of(kernel: Kernel, size: usize) -> (usize, usize) {
+    match kernel {
+        Kernel::Rows { len } => (len * size, len * size),
+        // Along `j` the source is contiguous, along `i` the destination.
+        Kernel::Transpose(t) => {
+            let (ni, nj) = t.extents();
+            (t.unit * nj * size, t.unit * ni * size)
+        }
+    }
+}
+
+/// The kernel of the direct nest's innermost loops over `region`, as [`plan_box`] chooses it.
+const fn kernel(axes: &Axes, region: &Region, size: usize) -> Kernel {
+    if axes.digits() <= FEW_MODES {
+        kernel_in::<FEW_MODES>(axes, region, size)
+    } else {
+        kernel_in::<MAX_MODES>(axes, region, size)
+    }
+}
+
+/// [`kernel`] with room for `M` modes (at least the digits of `axes`).
+const fn kernel_in<const M: usize>(axes: &Axes, region: &Region, size: usize) -> Kernel {
     let mut modes = [NO_MODE; M];
     let mut len = 0;
     let mut d = 0;
@@ -159,14 +186,7 @@ const fn runs_in<const M: usize>(axes: &Axes, region: &Region, size: usize) -> (
         }
         d += 1;
     }
-    match plan_box::<M>(&mut modes, len, size).0 {
-        Kernel::Rows { len } => (len * size, len * size),
-        // Along `j` the source is contiguous, along `i` the destination.
-        Kernel::Transpose(t) => {
-            let (ni, nj) = t.extents();
-            (t.unit * nj * size, t.unit * ni * size)
-        }
-    }
+    plan_box::<M>(&mut modes, len, size).0
 }
 
 /// A mode of no steps (the arrays of modes start filled with it).
