@@ -28,7 +28,7 @@ use core::mem::size_of;
 
 use super::io::{Io, Region};
 use super::nest::{boxes, gathers, runs};
-use super::stage::{run, staged, top_run, Plan, PAGE, STAGE_BYTES};
+use super::stage::{run, staged, top_run, Plan, MAX_OUTER, PAGE, STAGE_BYTES};
 use crate::axes::{Axes, Piece, MAX_DIGITS};
 use crate::view::Scalar;
 
@@ -116,7 +116,7 @@ pub(crate) fn stages_padding<E: Scalar>(axes: &Axes, region: &Region, io: &Io<'_
     budget(axes, region, size_of::<E>())?;
     let plan = stage_plan(axes, region, size_of::<E>(), io)?;
     let mut last = *region;
-    if let Some(o) = plan.outer {
+    for &o in plan.outer() {
         last.lo[o] = last.hi[o].checked_sub(1)?;
     }
     top_run(axes, &last, plan.d).and_then(|(_, end)| usize::try_from(end).ok())
@@ -182,10 +182,12 @@ fn fits<E>(axes: &Axes, region: &Region, io: &Io<'_, '_, E>, plan: Plan, first: 
     ok
 }
 
-/// With padding, where one index of the dimension outermost in the source (`o`) is larger than the stage, so that
-/// [`across`] finds no band: one index of `o` at a time, in bands of whole rows of tiles (top digits) across the
-/// dimension next outermost in the source, as many as fill the stage. Where `o` has one digit on both sides and
-/// its stride `t` in the destination, and each index `i` of it owns the slots `i * t .. (i + 1) * t`: the slots of
+/// With padding, where one index of the dimension outermost in the source is larger than the stage, so that
+/// [`across`] finds no band: one index of it at a time (and of the next ones in the source while one index of them
+/// is larger than the stage too, up to [`MAX_OUTER`]: batches of matrices), in bands of whole rows of tiles (top
+/// digits) across the next dimension in the source, as many as fill the stage. Where every outer dimension has
+/// one digit on both sides, and their strides in the destination nest exactly (each the next one's times its
+/// size), so that each index of them owns a run of as many slots as the innermost one's stride `t`: the slots of
 /// every other index lie among them (`run` of the whole index), and its bands' runs cover them, so that every
 /// padding slot lies in a band's run and no band's run holds another index's slot. 3-D arrays of short rows
 /// packed into tiles with a partial row of tiles (pred `[705,159,597]` into `(32,128)(32,1)`: one row of tiles in
@@ -198,32 +200,42 @@ fn fits<E>(axes: &Axes, region: &Region, io: &Io<'_, '_, E>, plan: Plan, first: 
 /// `(32,128)(32,1)` 0.78-0.79 -> 0.63-0.72, `[705,159,597]` 0.52-0.53 either way).
 fn within_outer<E>(axes: &Axes, region: &Region, size: usize, io: &Io<'_, '_, E>) -> Option<Plan> {
     io.pad.as_ref()?;
-    let o = outermost(axes, region)?;
-    let axis = &axes.axes[o];
-    let t = usize::try_from(axis.dst[0]).ok()?;
     let slots = STAGE_BYTES / size;
-    if axis.digits != 1 || t <= slots {
-        return None;
-    }
-    let index = |i: usize| {
-        let mut one = *region;
-        (one.lo[o], one.hi[o]) = (i, i + 1);
-        one
+    let mut plan = Plan::across(0, 0);
+    // The first index of the outer dimensions, and the last.
+    let (mut first, mut last) = (*region, *region);
+    // The destination stride of the innermost outer dimension so far.
+    let mut t = 0usize;
+    let d = loop {
+        let e = outermost(axes, &first)?;
+        let axis = &axes.axes[e];
+        let stride = usize::try_from(axis.dst[0]).ok()?;
+        if axis.digits != 1 || stride <= slots || plan.outers == MAX_OUTER {
+            break e;
+        }
+        let n = region.hi[e] - region.lo[e];
+        if plan.outers > 0 && t != n.checked_mul(stride)? {
+            return None;
+        }
+        (plan.outer[plan.outers], plan.outers, t) = (e, plan.outers + 1, stride);
+        (first.lo[e], first.hi[e]) = (region.lo[e], region.lo[e] + 1);
+        (last.lo[e], last.hi[e]) = (region.hi[e] - 1, region.hi[e]);
     };
-    let first = index(region.lo[o]);
-    if gathers(axes, &first, size) >= 8 {
+    if plan.outers == 0 || gathers(axes, &first, size) >= 8 {
         return None;
     }
-    let d = outermost(axes, &first)?;
     let band = &axes.axes[d];
     let top = band.digits.max(1) - 1;
     let rows = slots / usize::try_from(band.dst[top]).ok().filter(|&s| s > 0)?;
-    let plan = Plan { outer: Some(o), d, h: rows.checked_mul(band.bound[top].max(1)).filter(|&h| h > 0)? };
+    (plan.d, plan.h) = (d, rows.checked_mul(band.bound[top].max(1)).filter(|&h| h > 0)?);
     // The first index and the last: whole runs of their own slots; the other indices' slots lie between.
-    for i in [region.lo[o], region.hi[o].checked_sub(1)?] {
-        let r = run(axes, &index(i), d, true)?;
+    for index in [&first, &last] {
+        let r = run(axes, index, d, true)?;
         r.within(io, t)?;
-        if r.lo != isize::try_from(i.checked_mul(t)?).ok()? || r.len != t {
+        let at = plan.outer().iter().try_fold(0usize, |at, &o| {
+            at.checked_add(index.lo[o].checked_mul(usize::try_from(axes.axes[o].dst[0]).ok()?)?)
+        })?;
+        if r.lo != isize::try_from(at).ok()? || r.len != t {
             return None;
         }
     }
@@ -389,11 +401,15 @@ mod tests {
     /// index at a time, in bands of whole rows of tiles that fill the stage, and the stage writes every padding
     /// slot of the storage: every slot holds its element or the padding value after [`execute`], nothing filled
     /// first. Not where the kernels transpose (pred `(32,128)(32,1)`), nor where an index fits the stage (bands
-    /// of several indices do), nor where the outer dimension is tiled, nor where a row of tiles of the next is
-    /// larger than the stage (a 4-D batch of matrices).
+    /// of several indices do), nor where the outer dimension is tiled, nor where the outer dimensions' slots do
+    /// not nest (padded dimensions). Batches of batches (4-D) go one matrix at a time.
     #[test]
     fn padded_batches_larger_than_the_stage_go_one_by_one() {
-        fn check<E: Scalar + PartialEq + core::fmt::Debug>(a: &str, b: &str, plan: Option<(usize, usize)>) {
+        fn check<E: Scalar + PartialEq + core::fmt::Debug>(
+            a: &str,
+            b: &str,
+            plan: Option<(std::vec::Vec<usize>, usize)>,
+        ) {
             let (axes, region) = nests(a, b);
             let (sa, sb) = (ArrayShape::parse(a).unwrap(), ArrayShape::parse(b).unwrap());
             let count = |s: &ArrayShape| s.storage_elements().unwrap() as usize;
@@ -402,7 +418,7 @@ mod tests {
             let pad = E::from_scalar_bits(1);
             let mut io = Io { src: &src, src_base: 0, dst: &mut dst, dst_base: 0, stream: true, pad: Some(pad) };
             let got = within_outer(&axes, &region, size_of::<E>(), &io);
-            assert_eq!(got.map(|p| (p.outer.unwrap(), p.d)), plan, "{a} -> {b}");
+            assert_eq!(got.map(|p| (p.outer().to_vec(), p.d)), plan, "{a} -> {b}");
             let Some(got) = got else { return };
             assert!(got.h * size_of::<E>() <= STAGE_BYTES, "{a} -> {b}: {got:?}");
             assert_eq!(stages_padding(&axes, &region, &io), Some(count(&sb)), "{a} -> {b}");
@@ -416,15 +432,22 @@ mod tests {
                 assert_eq!(x, want, "{a} -> {b}: slot {k}");
             }
         }
-        check::<u16>("bf16[3,638,472]", "bf16[3,638,472]{2,1,0:T(16,128)(2,1)}", Some((0, 1)));
-        check::<u32>("f32[3,250,330]", "f32[3,250,330]{2,1,0:T(8,128)}", Some((0, 1)));
-        check::<u64>("f64[2,2,100,330]", "f64[2,2,100,330]{3,2,1,0:T(8,128)}", None);
-        check::<u64>("f64[3,100,330]{2,1,0}", "f64[3,100,330]{2,1,0:T(8,128)}", Some((0, 1)));
-        check::<u8>("u8[3,400,600]", "u8[3,400,600]{2,1,0:T(32,128)(4,1)}", Some((0, 1)));
+        let one = |d: usize| Some((std::vec![0], d));
+        check::<u16>("bf16[3,638,472]", "bf16[3,638,472]{2,1,0:T(16,128)(2,1)}", one(1));
+        check::<u32>("f32[3,250,330]", "f32[3,250,330]{2,1,0:T(8,128)}", one(1));
+        check::<u64>("f64[3,100,330]{2,1,0}", "f64[3,100,330]{2,1,0:T(8,128)}", one(1));
+        check::<u8>("u8[3,400,600]", "u8[3,400,600]{2,1,0:T(32,128)(4,1)}", one(1));
+        // Batches of batches: two outer dimensions, their strides nested.
+        check::<u64>("f64[2,2,100,330]", "f64[2,2,100,330]{3,2,1,0:T(8,128)}", Some((std::vec![0, 1], 2)));
+        check::<u16>("bf16[2,3,251,700]", "bf16[2,3,251,700]{3,2,1,0:T(16,128)(2,1)}", Some((std::vec![0, 1], 2)));
+        // Not nested: dimension 1 padded to 4 matrices.
+        check::<u16>("bf16[2,3,251,700]", "bf16[2,3,251,700]{3,2,1,0:T(16,128)(2,1)pad(2,4,251,700:one)}", None);
+        // Rows padded past the last row of tiles: the rows of tiles do not cover the matrix's slots.
+        check::<u16>("bf16[2,3,251,700]", "bf16[2,3,251,700]{3,2,1,0:T(16,128)(2,1)pad(2,3,260,700:one)}", None);
         check::<u8>("pred[3,159,597]", "pred[3,159,597]{2,1,0:T(32,128)(32,1)}", None);
         check::<u32>("f32[3,40,330]", "f32[3,40,330]{2,1,0:T(8,128)}", None);
         // The outermost dimension in both: dimension 1, not tiled.
-        check::<u32>("f32[250,3,330]{2,0,1}", "f32[250,3,330]{2,0,1:T(8,128)}", Some((1, 0)));
+        check::<u32>("f32[250,3,330]{2,0,1}", "f32[250,3,330]{2,0,1:T(8,128)}", Some((std::vec![1], 0)));
         // Dimension 0, outermost in the source, is the destination's tiled rows.
         check::<u32>("f32[300,2,330]{2,1,0}", "f32[300,2,330]{2,0,1:T(8,128)}", None);
     }

@@ -1,8 +1,8 @@
 //! The stage: a band of the destination written into a buffer in the second-level cache, padding included, and
 //! streamed out whole ([`super::band`] says which regions go through it, and why). A band's destination must be
 //! one run that holds nothing but the band's indices and padding ([`run`]); the bands of a region are cut by a
-//! [`Plan`], across one dimension, within one index of another at a time where one index of it is larger than
-//! the stage.
+//! [`Plan`], across one dimension, within one index of outer ones at a time where one index of them is larger
+//! than the stage.
 
 use core::mem::size_of;
 
@@ -16,11 +16,15 @@ use crate::view::Scalar;
 /// ten years, with the band's source beside it.
 pub(super) const STAGE_BYTES: usize = 64 << 10;
 
+/// The most dimensions a [`Plan`] goes through one index at a time.
+pub(super) const MAX_OUTER: usize = 3;
+
 /// How the bands of a region are cut: `h` indices of dimension `d` at a time (the first band ending at a
-/// multiple of `h`), within one index of dimension `outer` at a time where there is one.
+/// multiple of `h`), within one index of each of the dimensions `outer[..outers]` at a time (the last fastest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Plan {
-    pub(super) outer: Option<usize>,
+    pub(super) outer: [usize; MAX_OUTER],
+    pub(super) outers: usize,
     pub(super) d: usize,
     pub(super) h: usize,
 }
@@ -28,7 +32,12 @@ pub(super) struct Plan {
 impl Plan {
     /// Bands of `h` indices across dimension `d`, the other dimensions whole.
     pub(super) const fn across(d: usize, h: usize) -> Plan {
-        Plan { outer: None, d, h }
+        Plan { outer: [0; MAX_OUTER], outers: 0, d, h }
+    }
+
+    /// The dimensions gone through one index at a time, outermost first.
+    pub(super) fn outer(&self) -> &[usize] {
+        &self.outer[..self.outers]
     }
 
     /// Runs `f` on each band of `region`, in order.
@@ -40,27 +49,32 @@ impl Plan {
         }
     }
 
-    /// The first band of `region` (none where it is empty along `d` or `outer`).
+    /// The first band of `region` (none where it is empty along `d` or an outer dimension).
     fn first(&self, region: &Region) -> Option<Region> {
         let mut band = *region;
-        if let Some(o) = self.outer {
+        for &o in self.outer() {
             band.hi[o] = (band.lo[o] < region.hi[o]).then_some(band.lo[o] + 1)?;
         }
         (band.lo[self.d] < region.hi[self.d]).then(|| self.cut(band, region))
     }
 
     /// The band of `region` after `band`: the next `h` indices of `d`, else the first band of the next index
-    /// of `outer`.
+    /// of the outer dimensions.
     fn after(&self, region: &Region, band: &Region) -> Option<Region> {
         let mut next = *band;
         next.lo[self.d] = band.hi[self.d];
-        if next.lo[self.d] >= region.hi[self.d] {
-            let o = self.outer?;
-            next.lo[o] = (band.hi[o] < region.hi[o]).then_some(band.hi[o])?;
-            next.hi[o] = next.lo[o] + 1;
-            next.lo[self.d] = region.lo[self.d];
+        if next.lo[self.d] < region.hi[self.d] {
+            return Some(self.cut(next, region));
         }
-        Some(self.cut(next, region))
+        next.lo[self.d] = region.lo[self.d];
+        for &o in self.outer().iter().rev() {
+            if band.hi[o] < region.hi[o] {
+                (next.lo[o], next.hi[o]) = (band.hi[o], band.hi[o] + 1);
+                return Some(self.cut(next, region));
+            }
+            (next.lo[o], next.hi[o]) = (region.lo[o], region.lo[o] + 1);
+        }
+        None
     }
 
     /// `band` ending at the next multiple of `h` along `d`, within `region`.
@@ -160,7 +174,7 @@ impl Run {
 /// The run of destination slots of `band` that holds its indices and nothing else (every destination stride
 /// not negative): without `padded`, from its first offset to its last, where there are as many slots as
 /// indices (the destination's offsets are distinct); with `padded` (the band is of the whole array, or of one
-/// index of an outer dimension whose indices own runs of slots ([`Plan::outer`]), whose other slots are
+/// index of outer dimensions whose indices own runs of slots ([`Plan::outer`]), whose other slots are
 /// padding), the whole slots of the band's values of the top digit of dimension `d` ([`top_run`]),
 /// where the band's offsets lie within them: the top digit's stride is then larger than the span of every
 /// lower digit, so no other index's offset lies in the run, and the slots the band does not write are padding
@@ -229,7 +243,7 @@ fn source<'a, E>(axes: &Axes, band: &Region, io: &Io<'a, '_, E>, slots: usize) -
 /// The offsets from the first slot of the band's first value of the top digit of dimension `d` to the first
 /// slot past its last value's: `base + value * stride` for the values `lo / bound .. ceil(hi / bound)`, where
 /// `base` is the destination offset of the band's first index along every other dimension (0 for a band of whole
-/// dimensions; an index's slots for a band within one index of an outer dimension).
+/// dimensions; an index's slots for a band within one index of outer dimensions).
 pub(super) fn top_run(axes: &Axes, band: &Region, d: usize) -> Option<(isize, isize)> {
     let axis = &axes.axes[d];
     let top = axis.digits.max(1) - 1;
@@ -244,35 +258,46 @@ pub(super) fn top_run(axes: &Axes, band: &Region, d: usize) -> Option<(isize, is
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tensor_layout_core::MAX_RANK;
 
     /// A plan's bands cover the region once, in order: `h` indices of `d` at a time (the first ending at a
-    /// multiple of `h`), the other dimensions whole, within one index of `outer` at a time where there is one.
+    /// multiple of `h`), the other dimensions whole, within one index of each outer dimension at a time (the
+    /// last fastest) where there are some.
     #[test]
     fn bands_cover_the_region_once() {
-        for outer in [None, Some(0)] {
-            for (lo, hi, h) in [(0, 10, 3), (2, 11, 4), (5, 6, 8), (4, 4, 2)] {
-                let mut region =
-                    Region { lo: [0; tensor_layout_core::MAX_RANK], hi: [0; tensor_layout_core::MAX_RANK] };
-                (region.lo[0], region.hi[0], region.lo[1], region.hi[1], region.hi[2]) = (1, 4, lo, hi, 3);
-                let plan = Plan { outer, d: 1, h };
-                let mut seen = std::vec::Vec::new();
-                plan.each_band(&region, |b| {
-                    assert!(b.lo[1] < b.hi[1] && b.hi[1] <= hi && (b.hi[1] == hi || b.hi[1] % h == 0), "{b:?}");
-                    assert_eq!((b.lo[2], b.hi[2]), (0, 3));
-                    if outer.is_some() {
-                        assert_eq!(b.hi[0], b.lo[0] + 1);
+        let (lo, hi) = ([1, 0, 2, 0], [4, 0, 5, 3]);
+        for outer in [&[][..], &[0], &[2], &[0, 2], &[2, 0]] {
+            for (a, b, h) in [(0, 10, 3), (2, 11, 4), (5, 6, 8), (4, 4, 2)] {
+                let mut region = Region { lo: [0; MAX_RANK], hi: [0; MAX_RANK] };
+                region.lo[..4].copy_from_slice(&lo);
+                region.hi[..4].copy_from_slice(&hi);
+                (region.lo[1], region.hi[1]) = (a, b);
+                let mut plan = Plan::across(1, h);
+                plan.outer[..outer.len()].copy_from_slice(outer);
+                plan.outers = outer.len();
+                let (mut seen, mut keys) = (std::vec::Vec::new(), std::vec::Vec::new());
+                plan.each_band(&region, |band| {
+                    let at = |e: usize| (band.lo[e], band.hi[e]);
+                    assert!(at(1).0 < at(1).1 && (at(1).1 == b || at(1).1 % h == 0), "{outer:?}: {band:?}");
+                    assert_eq!(at(3), (0, 3));
+                    for &e in [0, 2].iter().filter(|e| !outer.contains(e)) {
+                        assert_eq!(at(e), (lo[e], hi[e]), "{outer:?}: {band:?}");
                     }
-                    for i in b.lo[0]..b.hi[0] {
-                        seen.extend((b.lo[1]..b.hi[1]).map(|j| (i, j)));
+                    for &e in outer {
+                        assert_eq!(at(e).1, at(e).0 + 1, "{outer:?}: {band:?}");
+                    }
+                    keys.push(outer.iter().map(|&e| band.lo[e]).chain([band.lo[1]]).collect::<std::vec::Vec<_>>());
+                    for i in band.lo[0]..band.hi[0] {
+                        for k in band.lo[2]..band.hi[2] {
+                            seen.extend((band.lo[1]..band.hi[1]).map(|j| (i, j, k)));
+                        }
                     }
                 });
-                let want: std::vec::Vec<_> = (1..4).flat_map(|i| (lo..hi).map(move |j| (i, j))).collect();
-                let mut sorted = seen.clone();
-                sorted.sort();
-                assert_eq!(sorted, want, "{outer:?} {lo}..{hi} by {h}");
-                // In order: across `d` (within each index of `outer`).
-                let key = |&(i, j): &(usize, usize)| if outer.is_some() { (i, j) } else { (j, i) };
-                assert!(seen.windows(2).all(|w| key(&w[0]) <= key(&w[1]) || w[0].1 / h == w[1].1 / h), "{seen:?}");
+                seen.sort();
+                let want: std::vec::Vec<_> =
+                    (1..4).flat_map(|i| (a..b).flat_map(move |j| (2..5).map(move |k| (i, j, k)))).collect();
+                assert_eq!(seen, want, "{outer:?} {a}..{b} by {h}");
+                assert!(keys.windows(2).all(|w| w[0] < w[1]), "{outer:?}: {keys:?}");
             }
         }
     }
