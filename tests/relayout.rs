@@ -364,8 +364,8 @@ proptest! {
 
 /// Short rows into tiles with a partial tile and back, streamed (destinations above 8 MiB): the bands go through
 /// the stage, which writes the padding slots as it streams out whole rows of tiles (nothing fills them first),
-/// with padding values other than zero and padded dimensions; batches whose one matrix is larger than the stage
-/// go through it one matrix at a time, in bands of rows of tiles. Against the parallel path in two parts (which
+/// with padding values other than zero and padded dimensions; batches (and batches of batches) whose one matrix is
+/// larger than the stage go through it one matrix at a time, in bands of rows of tiles. Against the parallel path in two parts (which
 /// fills the padding first and writes in place), slot for slot; a sample of slots against the layouts' offsets
 /// and padding from scratch; and back (the slot-by-slot reference is too slow at this size).
 #[test]
@@ -384,6 +384,8 @@ fn streamed_short_rows_write_their_padding() {
     streamed::<u32>("f32[40,250,330]", "f32[40,250,330]{2,1,0:T(8,128)pad(40,250,330:highest)}");
     streamed::<u64>("f64[40,100,330]", "f64[40,100,330]{2,1,0:T(8,128)pad(40,100,330:one)}");
     streamed::<u8>("u8[60,400,600]", "u8[60,400,600]{2,1,0:T(32,128)(4,1)pad(60,400,600:one)}");
+    // Batches of batches: one matrix at a time.
+    streamed::<u32>("f32[4,12,250,330]", "f32[4,12,250,330]{3,2,1,0:T(8,128)pad(4,12,250,330:one)}");
 }
 
 /// [`streamed_short_rows_write_their_padding`] for one pair of layouts of elements of type `E`.
