@@ -18,7 +18,7 @@
 //!   level, the rule of glibc's `memcpy` (2.38 on), but at most [`STREAM_MAX`]: below it source and destination
 //!   stay in the cache, and ordinary stores leave the destination there for whoever reads it next.
 
-use core::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use core::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
 /// The sizes of the caches of one core, in bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,11 +33,15 @@ pub(crate) struct Caches {
     pub(crate) l2_ways: usize,
     /// The last level (the third, or the second where there is no third).
     pub(crate) last: usize,
+    /// Whether the CPU is AMD's (CPUID's vendor `AuthenticAMD`): its prefetchers want a transpose's long rows
+    /// taken a band ahead into the second level whatever its first level ([`Caches::bands_ahead`]).
+    pub(crate) amd: bool,
 }
 
 /// What a CPU that reports nothing usable is taken to have: the smallest of the x86-64 server and desktop cores
 /// of the last ten years.
-pub(crate) const FALLBACK: Caches = Caches { l1: 32 << 10, l1_ways: 8, l2: 256 << 10, l2_ways: 4, last: 8 << 20 };
+pub(crate) const FALLBACK: Caches =
+    Caches { l1: 32 << 10, l1_ways: 8, l2: 256 << 10, l2_ways: 4, last: 8 << 20, amd: false };
 
 /// The largest scratch tile (bytes): the buffer the transposes keep on the stack.
 pub(crate) const SCRATCH_MAX: usize = 256 << 10;
@@ -68,6 +72,7 @@ impl Caches {
             l2: L2.load(Relaxed),
             l2_ways: WAYS2.load(Relaxed),
             last: LAST.load(Relaxed),
+            amd: AMD.load(Relaxed),
         };
         if c.l1 != 0 {
             return c;
@@ -78,6 +83,7 @@ impl Caches {
         L2.store(c.l2, Relaxed);
         WAYS2.store(c.l2_ways, Relaxed);
         LAST.store(c.last, Relaxed);
+        AMD.store(c.amd, Relaxed);
         L1.store(c.l1, Relaxed);
         c
     }
@@ -91,7 +97,7 @@ impl Caches {
         let l2 = pick(self.l2, 64 << 10, 64 << 20, FALLBACK.l2).max(l1);
         let l2_ways = pick(self.l2_ways, 2, 64, FALLBACK.l2_ways);
         let last = pick(self.last, 64 << 10, 4 << 30, FALLBACK.last.max(l2)).max(l2);
-        Caches { l1, l1_ways, l2, l2_ways, last }
+        Caches { l1, l1_ways, l2, l2_ways, last, amd: self.amd }
     }
 
     /// Bytes of the scratch tile of a transpose: a quarter of the second-level cache, between 32 KiB and
@@ -152,17 +158,23 @@ impl Caches {
         }
     }
 
-    /// Whether the tiles of a transpose prefetch the source a band ahead, into the second-level cache, row by row
-    /// and a share at each step of the band before (with a first-level cache under 48 KiB), rather than each row of
-    /// the band being read the prefetch distance ahead, into the first level. Rows of a band a multiple of 4 KiB
-    /// apart share a set of the first level, where 8 ways hold few of their prefetched lines; the second level
-    /// takes the next band whole, read in order along each row. On an AMD EPYC Zen 4 (32 KiB, 8 ways) the 27
-    /// transposes of the sweep ran 12% faster so (geometric mean, three runs alternating): f32 `{0,1:T(8,128)}` to
-    /// `{1,0}` at 0.80 of `memcpy` against 0.48, bf16 `(8,128)(2,1)` tiles transposed 0.77 against 0.60, f32
-    /// `[2048,512,16]` to `{2,0,1}` 0.92 against 0.74, u8 transposes 0.62 against 0.52. On an Intel Xeon (48 KiB,
-    /// 12 ways) 5% slower (u8 into `{0,1:T(8,128)(4,1)}` 0.69 against 0.81): its bands keep the first level's.
-    pub(crate) const fn bands_ahead(&self) -> bool {
-        !self.large_first_level()
+    /// Whether the tiles of a transpose of `w`-byte units whose source rows are `row` bytes long prefetch the source
+    /// a band ahead, into the second-level cache, row by row and a share at each step of the band before, rather
+    /// than each row of the band being read the prefetch distance ahead, into the first level: with a first-level
+    /// cache under 48 KiB, and on AMD's CPUs for units wider than a byte and rows of a first-level way (4 KiB) or
+    /// more. Rows of a band a multiple of 4 KiB apart share a set of the first level, where 8 ways hold few of
+    /// their prefetched lines; the second level takes the next band whole, read in order along each row. On an AMD
+    /// EPYC Zen 4 (32 KiB, 8 ways) the 27 transposes of the sweep ran 12% faster so (geometric mean, three runs
+    /// alternating): f32 `{0,1:T(8,128)}` to `{1,0}` at 0.80 of `memcpy` against 0.48, bf16 `(8,128)(2,1)` tiles
+    /// transposed 0.77 against 0.60, f32 `[2048,512,16]` to `{2,0,1}` 0.92 against 0.74, u8 transposes 0.62
+    /// against 0.52. On an Intel Xeon (48 KiB, 12 ways) 5% slower (u8 into `{0,1:T(8,128)(4,1)}` 0.69 against
+    /// 0.81): its bands keep the first level's. On an AMD EPYC Zen 5 (48 KiB, 12 ways, 1 MiB L2), rule switched in
+    /// one build, three runs of the sweep alternating: f32 `[3000,5000]` transposed 0.46-0.59 -> 0.65-0.74, f32 into
+    /// `{0,1:T(8,128)}` 0.65 -> 0.72 (pairs' medians); with every row a band ahead, batches of short rows ran slower
+    /// (u8 `[4096,128,128]` to `{1,2,0}` 0.82 -> 0.64, f32 `[4096,64,64]` 0.90 -> 0.77), and byte units gained
+    /// nothing (u8 `[7000,9000]` transposed 0.48-0.55 either way).
+    pub(crate) const fn bands_ahead(&self, row: usize, w: usize) -> bool {
+        !self.large_first_level() || (self.amd && w > 1 && row >= self.l1_way())
     }
 
     /// Whether a transpose of 4-byte units whose source rows of `row` bytes lie evenly apart on lines goes in bands
@@ -232,6 +244,7 @@ static WAYS: AtomicUsize = AtomicUsize::new(0);
 static L2: AtomicUsize = AtomicUsize::new(0);
 static WAYS2: AtomicUsize = AtomicUsize::new(0);
 static LAST: AtomicUsize = AtomicUsize::new(0);
+static AMD: AtomicBool = AtomicBool::new(false);
 
 /// The size and the ways of the cache one CPUID descriptor (leaf 4 or `0x8000_001D`) describes: ways times
 /// partitions times line size times sets, each field stored less one.
@@ -244,7 +257,7 @@ pub(crate) const fn descriptor(ebx: u32, ecx: u32) -> (usize, usize) {
 
 /// The caches from a list of descriptors `(eax, ebx, ecx)` in CPUID's order; zero for a level not listed.
 pub(crate) fn from_descriptors(descriptors: impl IntoIterator<Item = (u32, u32, u32)>) -> Caches {
-    let mut c = Caches { l1: 0, l1_ways: 0, l2: 0, l2_ways: 0, last: 0 };
+    let mut c = Caches { l1: 0, l1_ways: 0, l2: 0, l2_ways: 0, last: 0, amd: false };
     for (eax, ebx, ecx) in descriptors {
         // Type 0: no more caches; 2: instructions only.
         match eax & 0x1f {
@@ -265,8 +278,18 @@ pub(crate) fn from_descriptors(descriptors: impl IntoIterator<Item = (u32, u32, 
     c
 }
 
+/// The caches as CPUID reports them, and the vendor (leaf 0's `EBX`, `EDX`, `ECX`: `AuthenticAMD`).
 #[cfg(not(miri))]
 fn read() -> Caches {
+    let r = core::arch::x86_64::__cpuid_count(0, 0);
+    let amd = (r.ebx, r.edx, r.ecx)
+        == (u32::from_le_bytes(*b"Auth"), u32::from_le_bytes(*b"enti"), u32::from_le_bytes(*b"cAMD"));
+    Caches { amd, ..levels() }
+}
+
+/// The sizes of the levels from CPUID's descriptors (see the module's documentation).
+#[cfg(not(miri))]
+fn levels() -> Caches {
     use core::arch::x86_64::__cpuid_count;
     let descriptors = |leaf: u32| (0..16).map(move |k| __cpuid_count(leaf, k)).map(|r| (r.eax, r.ebx, r.ecx));
     let max_basic = __cpuid_count(0, 0).eax;
@@ -295,7 +318,7 @@ fn read() -> Caches {
             0xc => 64,
             _ => 0,
         };
-        return Caches { l1, l1_ways, l2, l2_ways, last: if l3 > 0 { l3 } else { l2 } };
+        return Caches { l1, l1_ways, l2, l2_ways, last: if l3 > 0 { l3 } else { l2 }, amd: false };
     }
     FALLBACK
 }
@@ -322,31 +345,33 @@ mod tests {
             (0, 0, 0),
         ];
         let c = from_descriptors(zen4);
-        assert_eq!(c, Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 });
+        assert_eq!(c, Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: false });
         assert_eq!((c.l2_way(), c.l1_way()), (128 << 10, 4 << 10));
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 2 << 10, 8 << 20));
         // Half a line of each scratch row at least: 32 byte rows, 16 bf16 rows, the 8 ways for wider units.
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [32, 16, 8, 8, 8]);
-        assert!(c.bands_ahead());
+        // A 32 KiB first level takes every transpose's bands ahead, whoever made the CPU.
+        assert!(c.bands_ahead(256, 1) && c.bands_ahead(64 << 10, 1));
         // A 32 KiB first level keeps f32 transposes in its tiles.
         assert!(!c.lines_first(8 << 10));
         // Intel's leaf 4 for a 48 KiB 12-way L1, 2 MiB 16-way L2 and a 260 MiB L3 (20 ways, 212,992 sets).
         let xeon = [(0x121, 0x02c0_003f, 0x3f), (0x143, 0x03c0_003f, 0x7ff), (0x163, 0x04c0_003f, 0x3_3fff)];
         let c = from_descriptors(xeon);
-        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 });
+        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false });
         assert_eq!((c.l2_way(), c.l1_way()), (128 << 10, 4 << 10));
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 3 << 10, STREAM_MAX));
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [64; 5]);
-        assert!(!c.bands_ahead());
+        assert!(!c.bands_ahead(256, 4) && !c.bands_ahead(64 << 10, 4));
         // Bands of lines for source rows over 4 KiB whose bands of 32 rows fill at most 512 KiB.
         assert_eq!(
             [4 << 10, (4 << 10) + 64, 16 << 10, (16 << 10) + 64].map(|r| c.lines_first(r)),
             [false, true, true, false]
         );
         // An AMD EPYC Zen 5 (family 26 model 2) in leaf `0x8000_001D`: 48 KiB 12-way L1 data, 1 MiB 16-way L2, 32
-        // MiB 16-way L3. Its first level is the Xeon's, so it takes the Xeon's rules; with a quarter of its L2 at
-        // 256 KiB, bands of lines take f32 rows of 4 to 8 KiB only. (Measured on one, 2026-12-01: Zen 4's rules
-        // instead ran the sweep's 63 pairs no faster, geometric means 0.75 and 0.76 of `memcpy`.)
+        // MiB 16-way L3. Its first level is the Xeon's, so it takes the Xeon's rules but for the bands ahead of rows
+        // of 4 KiB or more, which CPUID's vendor (`AuthenticAMD`) asks for; with a quarter of its L2 at 256 KiB,
+        // bands of lines take f32 rows of 4 to 8 KiB only. (Measured on one, 2026-12-01: Zen 4's rules instead ran
+        // the sweep's 63 pairs no faster, geometric means 0.75 and 0.76 of `memcpy`.)
         let zen5 = [
             (0x121, 0x02c0_003f, 0x3f),
             (0x122, 0x01c0_003f, 0x3f),
@@ -354,12 +379,13 @@ mod tests {
             (0x4163, 0x03c0_003f, 0x7fff),
             (0, 0, 0),
         ];
-        let c = from_descriptors(zen5);
-        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 1 << 20, l2_ways: 16, last: 32 << 20 });
+        let c = Caches { amd: true, ..from_descriptors(zen5) };
+        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 1 << 20, l2_ways: 16, last: 32 << 20, amd: true });
         assert_eq!((c.l2_way(), c.l1_way()), (64 << 10, 4 << 10));
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 3 << 10, 8 << 20));
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [64; 5]);
-        assert!(!c.bands_ahead());
+        assert_eq!([256, (4 << 10) - 64, 4 << 10, 64 << 10].map(|r| c.bands_ahead(r, 2)), [false, false, true, true]);
+        assert!(!c.bands_ahead(8 << 10, 1));
         assert_eq!([(4 << 10) + 64, 8 << 10, (8 << 10) + 64].map(|r| c.lines_first(r)), [true, true, false]);
         // No third level: the second is the last; a small L2 gives a small scratch tile.
         let small = from_descriptors([(0x121, 0x01c0_003f, 0x3f), (0x143, 0x01c0_003f, 0x1ff)]);
@@ -369,10 +395,16 @@ mod tests {
     /// Zeros and nonsense from a hypervisor fall back level by level; the levels never shrink going out.
     #[test]
     fn unreported_levels_fall_back() {
-        assert_eq!(Caches { l1: 0, l1_ways: 0, l2: 0, l2_ways: 0, last: 0 }.sane(), FALLBACK);
-        let c = Caches { l1: 48 << 10, l1_ways: 12, l2: 0, l2_ways: 100, last: 1 << 40 }.sane();
-        let want =
-            Caches { l1: 48 << 10, l1_ways: 12, l2: FALLBACK.l2, l2_ways: FALLBACK.l2_ways, last: FALLBACK.last };
+        assert_eq!(Caches { l1: 0, l1_ways: 0, l2: 0, l2_ways: 0, last: 0, amd: false }.sane(), FALLBACK);
+        let c = Caches { l1: 48 << 10, l1_ways: 12, l2: 0, l2_ways: 100, last: 1 << 40, amd: true }.sane();
+        let want = Caches {
+            l1: 48 << 10,
+            l1_ways: 12,
+            l2: FALLBACK.l2,
+            l2_ways: FALLBACK.l2_ways,
+            last: FALLBACK.last,
+            amd: true,
+        };
         assert_eq!(c, want);
         let c = Caches::get();
         assert!(c.l1 <= c.l2 && c.l2 <= c.last && c == Caches::get());

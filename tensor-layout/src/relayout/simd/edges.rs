@@ -56,7 +56,7 @@ fn small_transposes_of_odd_sizes_go_whole() {
 #[test]
 fn batches_of_larger_transposes_do_their_edges_one_by_one() {
     let levels = levels().count();
-    let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20 };
+    let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20, amd: false };
     assert_eq!(tiny.scratch(), 32 << 10);
     scoped(&OVERRIDE, Some(tiny), || {
         for (a, b, batches) in [
@@ -121,7 +121,7 @@ fn the_tiles_cover_the_last_rows_and_units() {
             }
         }
     }
-    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, l2_ways: 8, last: 2 << 20 };
+    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, l2_ways: 8, last: 2 << 20, amd: false };
     scoped(&OVERRIDE, Some(small), || {
         // Tiles of 512 bytes of rows down strips: 5 and 13 rows past the last whole tile (fewer than a block),
         // 37 (more); one tile of 67 rows; rows of 25 f64 and 100 bytes, a tile each (more than the scratch).

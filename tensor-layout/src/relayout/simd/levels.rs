@@ -295,7 +295,7 @@ fn batches_prefetch_the_next_repetition() {
 /// 3-D full reversal).
 #[test]
 fn rows_a_way_apart_keep_the_second_level_tile() {
-    let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20 };
+    let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20, amd: false };
     assert_eq!(tiny.l2_way(), 4 << 10);
     scoped(&OVERRIDE, Some(tiny), || {
         for (a, b, taken) in [
@@ -350,7 +350,7 @@ fn transposes_into_rows_half_a_line_apart() {
 /// its ways) and f32's blocks of 4 rows are read in place.
 #[test]
 fn rows_a_first_level_way_apart_go_through_the_stage() {
-    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 };
+    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: true };
     let tiny = Caches { l2: 64 << 10, l2_ways: 16, ..zen4 };
     assert_eq!((zen4.l1_way(), tiny.l2_way()), (4 << 10, 4 << 10));
     for (caches, a, b, w, staged) in [
@@ -378,13 +378,17 @@ fn rows_a_first_level_way_apart_go_through_the_stage() {
 /// The tiles sized for an Intel Xeon's caches (48 KiB 12-way L1, 2 MiB L2, 260 MiB L3), whose bands fill whole
 /// lines of the scratch rows (64 source rows for bytes, 32 for bf16; `Caches::band_rows`), and for an AMD EPYC
 /// Zen 4's (32 KiB 8-way L1), whose bands fill half lines (32 rows for bytes, 16 for bf16), streaming or not; the
-/// 32-row tiles of `(32,128)(32,1)` in two bands of 16 rows (both directions each).
+/// 32-row tiles of `(32,128)(32,1)` in two bands of 16 rows (both directions each). With an AMD EPYC Zen 5's
+/// (48 KiB L1 of 12 ways, 1 MiB L2, `AuthenticAMD`), the Xeon's bands, and source rows of 4 KiB or more a band
+/// ahead into the second level (`Caches::bands_ahead`): every width, whole bands and a partial one.
 #[test]
 fn transposes_in_bands_of_whole_lines() {
-    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 };
-    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 };
-    assert_eq!((xeon.band_rows(1), zen4.band_rows(1), zen4.band_rows(2)), (64, 32, 16));
-    for caches in [xeon, zen4] {
+    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false };
+    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: true };
+    let zen5 = Caches { l1: 48 << 10, l1_ways: 12, l2: 1 << 20, l2_ways: 16, last: 32 << 20, amd: true };
+    assert_eq!((xeon.band_rows(1), zen4.band_rows(1), zen4.band_rows(2), zen5.band_rows(1)), (64, 32, 16, 64));
+    assert_eq!([xeon, zen4, zen5].map(|c| c.bands_ahead(4100, 2)), [false, true, true]);
+    for caches in [xeon, zen4, zen5] {
         scoped(&OVERRIDE, Some(caches), || {
             both("u8[200,150]", "u8[200,150]{0,1}");
             both("bf16[100,70]", "bf16[100,70]{0,1}");
@@ -392,6 +396,12 @@ fn transposes_in_bands_of_whole_lines() {
             both("f64[40,33]", "f64[40,33]{0,1}");
             both("u8[40,300]{1,0:T(8,128)(4,1)}", "u8[40,300]{0,1:T(8,128)(4,1)}");
             both("u8[96,300]", "u8[96,300]{1,0:T(32,128)(32,1)}");
+            // Rows of 4,100 to 4,224 bytes.
+            both("u8[200,4100]", "u8[200,4100]{0,1}");
+            both("bf16[100,2112]", "bf16[100,2112]{0,1}");
+            both("f32[70,1030]", "f32[70,1030]{0,1}");
+            both("f64[40,528]", "f64[40,528]{0,1}");
+            both("u8[72,4224]", "u8[72,4224]{0,1:T(8,128)(4,1)}");
         });
     }
 }
@@ -402,8 +412,8 @@ fn transposes_in_bands_of_whole_lines() {
 /// level the CPU runs, streaming or not, at several skews, both directions.
 #[test]
 fn long_f32_rows_go_in_bands_where_the_first_level_is_large() {
-    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 };
-    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 };
+    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false };
+    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: true };
     for (caches, a, tiles) in
         [(xeon, "f32[576,1040]", false), (zen4, "f32[576,1040]", true), (xeon, "f32[576,1025]", true)]
     {
@@ -424,8 +434,8 @@ fn long_f32_rows_go_in_bands_where_the_first_level_is_large() {
 /// and of 192 rows after the first).
 #[test]
 fn byte_tiles_are_taller_where_the_first_level_is_large() {
-    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20 };
-    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20 };
+    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false };
+    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: true };
     for (caches, a, w, tall) in [
         (xeon, "u8[320,640]", 1, true),
         (xeon, "u8[448,640]", 1, true),
@@ -449,7 +459,7 @@ fn byte_tiles_are_taller_where_the_first_level_is_large() {
 /// and carry the partial line at the end of each run into the next (`Carry`), at every 16-byte skew.
 #[test]
 fn transposes_carry_partial_lines_down_the_strips() {
-    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, l2_ways: 8, last: 2 << 20 };
+    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, l2_ways: 8, last: 2 << 20, amd: false };
     assert_eq!(small.scratch(), 32 << 10);
     scoped(&OVERRIDE, Some(small), || {
         for (a, w) in [
@@ -494,7 +504,7 @@ fn repetitions_join_at_seams() {
 /// rows, through the stage; rows of one partial tile packed through the stage.
 #[test]
 fn partial_tiles_in_bands() {
-    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, l2_ways: 8, last: 2 << 20 };
+    let small = Caches { l1: 32 << 10, l1_ways: 8, l2: 128 << 10, l2_ways: 8, last: 2 << 20, amd: false };
     scoped(&OVERRIDE, Some(small), || {
         both("bf16[100,500]", "bf16[100,500]{1,0:T(8,128)(2,1)}");
         both("f32[100,300]", "f32[100,300]{1,0:T(8,128)}");

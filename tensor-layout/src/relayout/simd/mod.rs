@@ -24,8 +24,9 @@
 //!   (blocks stacked so that a band fills whole lines of the scratch rows, with at most [`Caches::band_rows`]
 //!   rows), each row prefetched the prefetch distance ahead of its reads: prefetching a whole band at once
 //!   evicted the band being read (f64 transposes ran at 0.7 of `memcpy` that way, 0.9 prefetching ahead of the
-//!   reads). With a first-level cache under 48 KiB, the next band is prefetched instead, into the second level,
-//!   row by row, a share at each step of the band being read ([`Caches::bands_ahead`]). Repetitions close
+//!   reads). With a first-level cache under 48 KiB, and on AMD's CPUs for rows of 4 KiB or more of units wider
+//!   than a byte, the next band is prefetched instead, into the second level, row by row, a share at each step of
+//!   the band being read ([`Caches::bands_ahead`]). Repetitions close
 //!   together in the source (the next tile along) run band by band; repetitions far apart (a batch of small
 //!   transposes) one by one, the kernel that ends one prefetching the next one's source ([`Block::then`]: read
 //!   only once the tile before was written, memory was idle while each tile was transposed; batches of f32
@@ -269,7 +270,7 @@ pub(super) fn transpose<E: Scalar>(
         scratch: caches.scratch(),
         prefetch: caches.prefetch(),
         band: caches.band_rows(w),
-        ahead: caches.bands_ahead(),
+        ahead: caches.bands_ahead(nj * w, w),
         lines_first: caches.lines_first(nj * w),
         tall: caches.tall_byte_tiles(),
         short: caches.short_block(),
