@@ -169,10 +169,10 @@ impl Caches {
     /// transposed 0.77 against 0.60, f32 `[2048,512,16]` to `{2,0,1}` 0.92 against 0.74, u8 transposes 0.62
     /// against 0.52. On an Intel Xeon (48 KiB, 12 ways) 5% slower (u8 into `{0,1:T(8,128)(4,1)}` 0.69 against
     /// 0.81): its bands keep the first level's. On an AMD EPYC Zen 5 (48 KiB, 12 ways, 1 MiB L2), rule switched in
-    /// one build, three runs of the sweep alternating: f32 `[3000,5000]` transposed 0.46-0.59 -> 0.65-0.74, f32 into
+    /// one build, three runs of the sweep alternating: f32 `[3000,5000]` transposed 0.57-0.61 -> 0.64-0.70, f32 into
     /// `{0,1:T(8,128)}` 0.65 -> 0.72 (pairs' medians); with every row a band ahead, batches of short rows ran slower
     /// (u8 `[4096,128,128]` to `{1,2,0}` 0.82 -> 0.64, f32 `[4096,64,64]` 0.90 -> 0.77), and byte units gained
-    /// nothing (u8 `[7000,9000]` transposed 0.48-0.55 either way).
+    /// nothing (u8 `[7000,9000]` transposed 0.44-0.55 either way).
     pub(crate) const fn bands_ahead(&self, row: usize, w: usize) -> bool {
         !self.large_first_level() || (self.amd && w > 1 && row >= self.l1_way())
     }
