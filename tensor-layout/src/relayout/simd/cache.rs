@@ -239,6 +239,19 @@ std::thread_local!(
     pub(crate) static OVERRIDE: core::cell::Cell<Option<Caches>> = const { core::cell::Cell::new(None) }
 );
 
+/// An Intel Xeon's caches (Emerald Rapids: 48 KiB 12-way L1, 2 MiB 16-way L2, 260 MiB L3), for tests of the
+/// choices made for it.
+#[cfg(test)]
+pub(crate) const XEON: Caches =
+    Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false };
+/// An AMD EPYC Zen 4's (32 KiB 8-way L1, 1 MiB 8-way L2, 32 MiB L3).
+#[cfg(test)]
+pub(crate) const ZEN4: Caches = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: true };
+/// An AMD EPYC Zen 5's (48 KiB 12-way L1, 1 MiB 16-way L2, 32 MiB L3).
+#[cfg(test)]
+pub(crate) const ZEN5: Caches =
+    Caches { l1: 48 << 10, l1_ways: 12, l2: 1 << 20, l2_ways: 16, last: 32 << 20, amd: true };
+
 static L1: AtomicUsize = AtomicUsize::new(0);
 static WAYS: AtomicUsize = AtomicUsize::new(0);
 static L2: AtomicUsize = AtomicUsize::new(0);
@@ -284,15 +297,15 @@ fn read() -> Caches {
     let r = core::arch::x86_64::__cpuid_count(0, 0);
     let amd = (r.ebx, r.edx, r.ecx)
         == (u32::from_le_bytes(*b"Auth"), u32::from_le_bytes(*b"enti"), u32::from_le_bytes(*b"cAMD"));
-    Caches { amd, ..levels() }
+    Caches { amd, ..levels(r.eax) }
 }
 
-/// The sizes of the levels from CPUID's descriptors (see the module's documentation).
+/// The sizes of the levels from CPUID's descriptors (see the module's documentation), `max_basic` the highest
+/// basic leaf (leaf 0's `EAX`).
 #[cfg(not(miri))]
-fn levels() -> Caches {
+fn levels(max_basic: u32) -> Caches {
     use core::arch::x86_64::__cpuid_count;
     let descriptors = |leaf: u32| (0..16).map(move |k| __cpuid_count(leaf, k)).map(|r| (r.eax, r.ebx, r.ecx));
-    let max_basic = __cpuid_count(0, 0).eax;
     let max_extended = __cpuid_count(0x8000_0000, 0).eax;
     if max_basic >= 4 && __cpuid_count(4, 0).eax & 0x1f != 0 {
         return from_descriptors(descriptors(4));
@@ -345,7 +358,7 @@ mod tests {
             (0, 0, 0),
         ];
         let c = from_descriptors(zen4);
-        assert_eq!(c, Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: false });
+        assert_eq!(c, Caches { amd: false, ..ZEN4 });
         assert_eq!((c.l2_way(), c.l1_way()), (128 << 10, 4 << 10));
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 2 << 10, 8 << 20));
         // Half a line of each scratch row at least: 32 byte rows, 16 bf16 rows, the 8 ways for wider units.
@@ -357,7 +370,7 @@ mod tests {
         // Intel's leaf 4 for a 48 KiB 12-way L1, 2 MiB 16-way L2 and a 260 MiB L3 (20 ways, 212,992 sets).
         let xeon = [(0x121, 0x02c0_003f, 0x3f), (0x143, 0x03c0_003f, 0x7ff), (0x163, 0x04c0_003f, 0x3_3fff)];
         let c = from_descriptors(xeon);
-        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false });
+        assert_eq!(c, XEON);
         assert_eq!((c.l2_way(), c.l1_way()), (128 << 10, 4 << 10));
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 3 << 10, STREAM_MAX));
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [64; 5]);
@@ -380,7 +393,7 @@ mod tests {
             (0, 0, 0),
         ];
         let c = Caches { amd: true, ..from_descriptors(zen5) };
-        assert_eq!(c, Caches { l1: 48 << 10, l1_ways: 12, l2: 1 << 20, l2_ways: 16, last: 32 << 20, amd: true });
+        assert_eq!(c, ZEN5);
         assert_eq!((c.l2_way(), c.l1_way()), (64 << 10, 4 << 10));
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 3 << 10, 8 << 20));
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [64; 5]);

@@ -248,7 +248,7 @@ std::thread_local!(
 mod tests {
     use tensor_layout_core::ArrayShape;
 
-    use super::super::cache::{Caches, OVERRIDE};
+    use super::super::cache::{OVERRIDE, XEON};
     use super::super::levels::{both_at, moved, reference, scoped};
     use super::CHAINED;
 
@@ -260,7 +260,7 @@ mod tests {
     /// multiple of a lane's).
     #[test]
     fn repetitions_chain_their_runs() {
-        let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false };
+        let xeon = XEON;
         scoped(&OVERRIDE, Some(xeon), || {
             for (a, b, w, skews) in [
                 ("bf16[32,16,256]{2,1,0:T(16,128)(2,1)}", "bf16[32,16,256]{0,1,2}", 2, [0, 8, 16, 24]),

@@ -14,7 +14,7 @@ use tensor_layout_core::ArrayShape;
 
 use super::super::io::{Io, Region};
 use super::super::{execute, kernels};
-use super::cache::{Caches, OVERRIDE};
+use super::cache::{Caches, OVERRIDE, XEON, ZEN4, ZEN5};
 use super::isa::{Level, CAP};
 use super::l1tiles::{STAGED, TAKEN, TALL};
 use super::seams::JOINED;
@@ -350,7 +350,7 @@ fn transposes_into_rows_half_a_line_apart() {
 /// its ways) and f32's blocks of 4 rows are read in place.
 #[test]
 fn rows_a_first_level_way_apart_go_through_the_stage() {
-    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: true };
+    let zen4 = ZEN4;
     let tiny = Caches { l2: 64 << 10, l2_ways: 16, ..zen4 };
     assert_eq!((zen4.l1_way(), tiny.l2_way()), (4 << 10, 4 << 10));
     for (caches, a, b, w, staged) in [
@@ -383,9 +383,9 @@ fn rows_a_first_level_way_apart_go_through_the_stage() {
 /// ahead into the second level (`Caches::bands_ahead`): every width, whole bands and a partial one.
 #[test]
 fn transposes_in_bands_of_whole_lines() {
-    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false };
-    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: true };
-    let zen5 = Caches { l1: 48 << 10, l1_ways: 12, l2: 1 << 20, l2_ways: 16, last: 32 << 20, amd: true };
+    let xeon = XEON;
+    let zen4 = ZEN4;
+    let zen5 = ZEN5;
     assert_eq!((xeon.band_rows(1), zen4.band_rows(1), zen4.band_rows(2), zen5.band_rows(1)), (64, 32, 16, 64));
     assert_eq!([xeon, zen4, zen5].map(|c| c.bands_ahead(4100, 2)), [false, true, true]);
     for caches in [xeon, zen4, zen5] {
@@ -412,8 +412,8 @@ fn transposes_in_bands_of_whole_lines() {
 /// level the CPU runs, streaming or not, at several skews, both directions.
 #[test]
 fn long_f32_rows_go_in_bands_where_the_first_level_is_large() {
-    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false };
-    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: true };
+    let xeon = XEON;
+    let zen4 = ZEN4;
     for (caches, a, tiles) in
         [(xeon, "f32[576,1040]", false), (zen4, "f32[576,1040]", true), (xeon, "f32[576,1025]", true)]
     {
@@ -434,8 +434,8 @@ fn long_f32_rows_go_in_bands_where_the_first_level_is_large() {
 /// and of 192 rows after the first).
 #[test]
 fn byte_tiles_are_taller_where_the_first_level_is_large() {
-    let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false };
-    let zen4 = Caches { l1: 32 << 10, l1_ways: 8, l2: 1 << 20, l2_ways: 8, last: 32 << 20, amd: true };
+    let xeon = XEON;
+    let zen4 = ZEN4;
     for (caches, a, w, tall) in [
         (xeon, "u8[320,640]", 1, true),
         (xeon, "u8[448,640]", 1, true),

@@ -88,7 +88,7 @@ std::thread_local!(
 mod tests {
     use tensor_layout_core::ArrayShape;
 
-    use super::super::cache::{Caches, OVERRIDE};
+    use super::super::cache::{OVERRIDE, XEON};
     use super::super::levels::{both_at, moved, reference, scoped};
     use super::PIPED;
 
@@ -101,7 +101,7 @@ mod tests {
     /// level.
     #[test]
     fn short_rows_go_through_the_pipeline() {
-        let xeon = Caches { l1: 48 << 10, l1_ways: 12, l2: 2 << 20, l2_ways: 16, last: 260 << 20, amd: false };
+        let xeon = XEON;
         scoped(&OVERRIDE, Some(xeon), || {
             for (a, b, w) in [
                 ("pred[64,4096]{1,0:T(32,128)(32,1)}", "pred[64,4096]{1,0}", 1),
