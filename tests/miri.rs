@@ -246,6 +246,10 @@ fn interleaves_and_deinterleaves() {
     round_trip::<u8>(&["u8[8,60]", "u8[8,60]{1,0:T(8,20)(4,1)}"]);
     // The row pairs of a whole array of tiles (64 destination rows a chunk): repetition by repetition.
     round_trip::<u16>(&["bf16[2,64,16]{2,1,0:T(16,16)(2,1)}", "bf16[2,64,16]{2,0,1}"]);
+    // Row pairs of rows longer than a chunk (256 bf16, 128 f32) untiled through the stage and carried lines (under
+    // Miri on every CPU, `Caches::carries_pairs`), the last tile partial.
+    round_trip::<u16>(&["bf16[8,600]", "bf16[8,600]{1,0:T(8,128)(2,1)}"]);
+    round_trip::<u32>(&["f32[4,300]", "f32[4,300]{1,0:T(4,128)(2,1)}"]);
 }
 
 /// Streaming transposes that complete destination lines a band at a time (`lines`): destination rows 384 bytes

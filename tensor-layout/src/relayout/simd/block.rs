@@ -87,6 +87,9 @@ pub(super) struct Block {
     /// Whether the tiles prefetch each band's source a band ahead
     /// ([`Caches::bands_ahead`](super::cache::Caches::bands_ahead)).
     pub(super) ahead: bool,
+    /// Whether row pairs deinterleave through carried lines where the destination streams
+    /// ([`Caches::carries_pairs`](super::cache::Caches::carries_pairs)).
+    pub(super) carry: bool,
     /// Whether 4-byte units whose source rows lie evenly apart on lines go in bands of lines rather than the first
     /// level's tiles ([`Caches::lines_first`](super::cache::Caches::lines_first) for rows of `nj` units).
     pub(super) lines_first: bool,
@@ -270,6 +273,7 @@ mod tests {
             prefetch: 0,
             band: 0,
             ahead: false,
+            carry: false,
             lines_first: false,
             tall: false,
             short: 0,

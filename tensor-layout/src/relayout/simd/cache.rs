@@ -177,6 +177,20 @@ impl Caches {
         !self.large_first_level() || (self.amd && w > 1 && row >= self.l1_way())
     }
 
+    /// Whether the deinterleaves of row pairs (untiling `(2,1)` tiles) into a streamed destination write each
+    /// destination row's piece of a chunk through a stage in the first level, streamed out in whole lines with the
+    /// partial line at its end carried to the next piece, rather than straight with ordinary stores: on AMD's CPUs
+    /// with a first-level cache of 48 KiB or more. On an AMD EPYC Zen 5 (48 KiB, 12 ways), the rule switched in one
+    /// build, four runs alternating, medians: bf16 `[4096,8192]{1,0:T(8,128)(2,1)}` to `{1,0}` 0.61 of `memcpy` ->
+    /// 0.90, `[5000,6600]` 0.59 -> 0.73; the quads of `(4,1)` tiles so ran 5% slower (u8 `[8192,8192]` 0.60 ->
+    /// 0.57), and keep ordinary stores. On an Intel Xeon, gathered into long runs and streamed, bf16 `(2,1)`
+    /// untiling ran at 0.61 of `memcpy` against 0.90 with ordinary stores, and on an AMD EPYC Zen 4 erratically
+    /// (`zip::deinterleave`): both keep them. Under Miri too, whose caches are [`FALLBACK`]'s, so that its tests
+    /// (tests/miri.rs) run the path.
+    pub(crate) const fn carries_pairs(&self) -> bool {
+        (self.amd && self.large_first_level()) || cfg!(miri)
+    }
+
     /// Whether a transpose of 4-byte units whose source rows of `row` bytes lie evenly apart on lines goes in bands
     /// of lines (`lines`) where those take it, rather than through the first level's tiles (`l1tiles`): with a
     /// first-level cache of 48 KiB or more, for rows longer than 4 KiB whose bands (32 rows) fill at most a quarter

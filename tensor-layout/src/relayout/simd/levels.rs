@@ -19,6 +19,7 @@ use super::isa::{Level, CAP};
 use super::l1tiles::{STAGED, TAKEN, TALL};
 use super::seams::JOINED;
 use super::tiles::THEN;
+use super::zip::CARRIED;
 use crate::axes::{Axes, Side};
 use crate::view::Scalar;
 
@@ -548,6 +549,37 @@ fn interleaves_at_every_level() {
     both("bf16[3,20,300]{2,1,0}", "bf16[3,20,300]{2,1,0:T(8,128)(2,1)}");
     // The row pairs of a whole array of tiles (74 destination rows a chunk): repetition by repetition.
     both("bf16[3,75,128]{2,1,0:T(16,128)(2,1)}", "bf16[3,75,128]{2,0,1}");
+}
+
+/// Untiling row pairs on the CPUs that carry them (Zen 5's caches: `zip::deinterleave_carried`), streaming, at
+/// skews 0, 1 and 3 (destination rows off lines): bf16 and f32 `(2,1)` tiles whose rows hold several chunks (the
+/// lines carried from chunk to chunk), a partial tile's last columns, a batch of arrays; the path runs where the
+/// destination streams, and not with the Xeon's caches nor for the quads of `(4,1)` tiles.
+#[test]
+fn row_pairs_untile_through_carried_lines() {
+    let runs = [(true, 0), (true, 1), (true, 3), (false, 0)];
+    let cases = [
+        ("bf16[24,1000]{1,0:T(8,128)(2,1)}", "bf16[24,1000]"),
+        ("bf16[16,700]{1,0:T(16,128)(2,1)}", "bf16[16,700]"),
+        ("f32[16,600]{1,0:T(8,128)(2,1)}", "f32[16,600]"),
+        ("bf16[2,16,1100]{2,1,0:T(8,128)(2,1)}", "bf16[2,16,1100]"),
+    ];
+    scoped(&OVERRIDE, Some(ZEN5), || {
+        for (a, b) in cases {
+            both_at(a, b, &runs);
+            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+            let w = ArrayShape::parse(a).unwrap().element_bits() as usize / 8;
+            assert!(moved(&CARRIED, a, b, &pairs, w, 1), "{a} -> {b}: not carried");
+        }
+        let (a, b) = ("u8[16,2000]{1,0:T(8,128)(4,1)}", "u8[16,2000]");
+        let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+        assert!(!moved(&CARRIED, a, b, &pairs, 1, 1), "quads carried");
+    });
+    scoped(&OVERRIDE, Some(XEON), || {
+        let (a, b) = cases[0];
+        let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+        assert!(!moved(&CARRIED, a, b, &pairs, 2, 1), "carried with the Xeon's caches");
+    });
 }
 
 /// Transposes with few rows or columns, which no SIMD kernel takes (channels-last images with 3, 5, 6 or 7

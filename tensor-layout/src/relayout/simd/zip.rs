@@ -2,11 +2,14 @@
 //! pairs of `(2,1)`, the quads of `(4,1)`), generic over the instruction set ([`Isa`]); see the parent module.
 #![allow(unsafe_code)]
 
-use super::block::by_chunks;
+#[cfg(all(test, feature = "std"))]
+extern crate std;
+
+use super::block::{by_chunks, chunk_rows, Geo};
 use super::drain::{write_out, Along};
 use super::isa::{Isa, Sse2};
 use super::net::{prefetch, unzip_rows, zip_rows};
-use super::out::{put, put_ahead};
+use super::out::{put, put_ahead, put_carried};
 use super::{tile_units, Block, Walk, SMALL};
 
 /// The interleaves of fewer source rows than a lane's units (`ni < L`: the row pairs of `(2,1)`, the quads of
@@ -64,6 +67,20 @@ pub(super) unsafe fn narrow<I: Isa, const W: usize, const L: usize>(isa: I, b: &
                 && b.reps.dst == (nj * ni * W) as isize
                 && (0..nj).all(|j| b.g.dst_row(j) == (j * ni * W) as isize);
             let into = Block { pd: if gathered { b.tile } else { b.pd }, ..*b };
+            // Row pairs written through carried lines (see `deinterleave_carried`).
+            if nj == 2
+                && b.carry
+                && !gathered
+                && b.stream
+                && chunk < ni
+                && chunk * W >= 128
+                && b.reps.n * nj <= FOLLOWED_ROWS
+                && chunk_rows(b, ni, chunk) == chunk
+                && b.scratch >= CARRIED_SCRATCH
+            {
+                deinterleave_carried::<I, W, L>(isa, b, ni, chunk);
+                return (ni, nj);
+            }
             match nj {
                 2 => by_chunks(&into, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 2>(isa, r, lo, hi)),
                 4 if L > 4 => by_chunks(&into, ni, chunk, |_, r, lo, hi| deinterleave::<I, W, L, 4>(isa, r, lo, hi)),
@@ -366,7 +383,8 @@ unsafe fn zip_tail<const W: usize, const K: usize>(rows: &[*const u8; K], out: &
 /// whole run (up to 32 KiB) is gathered, and streams it out at once (bf16 `[65536,512]` from 0.50-0.55 of
 /// `memcpy`, ordinary stores reading every line first, to 0.81-1.32; u8 `[65536,1024]` out of `(32,128)(4,1)`,
 /// 32 KiB a row of tiles, 0.49-0.56 to 0.84-0.86 on an AMD EPYC Zen 4; gathered only up to 16 KiB, half the
-/// first-level cache, 0.49-0.56 still).
+/// first-level cache, 0.49-0.56 still). Where scattered streaming stores outrun ordinary ones (an AMD EPYC Zen 5),
+/// row pairs go chunk by chunk through a stage and carried lines instead ([`deinterleave_carried`]).
 ///
 /// # Safety
 /// As [`super::plan`], with `nj == K`, over source rows `lo .. hi`, one repetition.
@@ -434,6 +452,62 @@ pub(super) unsafe fn deinterleave<I: Isa, const W: usize, const L: usize, const 
         ib += 1;
     }
 }
+
+/// Row pairs deinterleaved ([`deinterleave`]) chunk by chunk into a stage in the scratch tile, from which each
+/// destination row's piece is streamed out in whole lines, the partial line at its end carried to the row's next
+/// piece in a line of its own ([`put_carried`]): where the destination streams, on the CPUs that write scattered
+/// streaming stores faster than ordinary ones ([`Caches::carries_pairs`](super::cache::Caches::carries_pairs)).
+/// The scratch tile holds a line per destination row of the chunk's repetitions (at most [`FOLLOWED_ROWS`]) and,
+/// after them, the stage: two rows of `chunk` units.
+///
+/// # Safety
+/// As [`deinterleave`] over source rows `0 .. ni`, `K = 2`; the repetitions run chunk by chunk (`chunk_rows`
+/// gives `chunk`), at most `FOLLOWED_ROWS / 2` of them; `chunk * W` at least 128 bytes; the scratch tile at least
+/// [`CARRIED_SCRATCH`] bytes.
+#[inline(always)]
+unsafe fn deinterleave_carried<I: Isa, const W: usize, const L: usize>(isa: I, b: &Block, ni: usize, chunk: usize) {
+    const K: usize = 2;
+    let lines = b.tile;
+    let stage = b.tile.wrapping_add(FOLLOWED_ROWS * 64);
+    let row = chunk * W;
+    by_chunks(b, ni, chunk, |k, r, lo, hi| {
+        // The stage as the destination: row `j` at `stage + j * row`, unit `lo` at its start.
+        let g = Geo { nj0: K, dj0: row as isize, dj1: 0, ..r.g };
+        let staged = Block { pd: stage.wrapping_sub(lo * W), g, ..*r };
+        // SAFETY: source rows `lo .. hi` of repetition `k` (the caller's contract), into stage rows `0..K` at
+        // units `lo .. hi`: `(hi - lo) * W <= row` bytes from `stage + j * row`, within the scratch tile
+        // (`FOLLOWED_ROWS * 64 + K * row <= CARRIED_SCRATCH`). Then destination row `j` of repetition `k` at
+        // units `lo .. hi` (in the block), from the stage row just written, through line `k * K + j < FOLLOWED_ROWS`
+        // of the tile: it holds the row's partial line from chunk `.. lo` (`head`, every chunk but the first),
+        // and keeps the one past `hi` for the next chunk (`tail`, every chunk but the last); the first chunk's
+        // piece, `row >= 128` bytes, reaches the end of its first line.
+        unsafe {
+            deinterleave::<I, W, L, K>(isa, &staged, lo, hi);
+            for j in 0..K {
+                put_carried(
+                    r.pd.offset(r.g.dst_row(j) + (lo * W) as isize),
+                    stage.add(j * row),
+                    (hi - lo) * W,
+                    lines.add((k * K + j) * 64),
+                    lo > 0,
+                    hi < ni,
+                );
+            }
+        }
+        #[cfg(all(test, feature = "std"))]
+        CARRIED.with(|c| c.set(c.get() + 1));
+    });
+}
+
+/// The scratch bytes [`deinterleave_carried`] takes: a line per destination row, then a stage of two rows of a
+/// chunk's units (at most [`CHUNK_BYTES`] together).
+const CARRIED_SCRATCH: usize = FOLLOWED_ROWS * 64 + CHUNK_BYTES;
+
+#[cfg(all(test, feature = "std"))]
+std::thread_local!(
+    /// Chunks [`deinterleave_carried`] has run on this thread (the tests' witness that it ran).
+    pub(super) static CARRIED: core::cell::Cell<usize> = const { core::cell::Cell::new(0) }
+);
 
 /// Source bytes per repetition of one chunk of a [`deinterleave`].
 pub(super) const CHUNK_BYTES: usize = 1024;
