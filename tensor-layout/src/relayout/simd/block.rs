@@ -93,6 +93,9 @@ pub(super) struct Block {
     /// Whether 4-byte units whose source rows lie evenly apart on lines go in bands of lines rather than the first
     /// level's tiles ([`Caches::lines_first`](super::cache::Caches::lines_first) for rows of `nj` units).
     pub(super) lines_first: bool,
+    /// Whether the first level's tiles take source rows a multiple of [`way`](Block::way) apart
+    /// ([`Caches::l1_tiles_a_way_apart`](super::cache::Caches::l1_tiles_a_way_apart)).
+    pub(super) way_apart: bool,
     /// Whether byte transposes go through first-level tiles of twice the rows
     /// ([`Caches::tall_byte_tiles`](super::cache::Caches::tall_byte_tiles)).
     pub(super) tall: bool,
@@ -275,6 +278,7 @@ mod tests {
             ahead: false,
             carry: false,
             lines_first: false,
+            way_apart: false,
             tall: false,
             short: 0,
             way: 0,

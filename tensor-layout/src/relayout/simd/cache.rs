@@ -191,6 +191,19 @@ impl Caches {
         (self.amd && self.large_first_level()) || cfg!(miri)
     }
 
+    /// Whether the first level's tiles of a transpose (`l1tiles`) take source rows that lie a multiple of a way of
+    /// the second level apart, which share its sets (pow2 3-D reversals, transposes of rows of 64 KiB): on AMD's
+    /// CPUs with a first-level cache of 48 KiB or more. There the alternatives (bands of lines, the second level's
+    /// tiles) lose more to the shared sets than these tiles: on an AMD EPYC Zen 5 (1 MiB L2 of 16 ways: 64 KiB
+    /// ways), the rule switched in one build, two rounds alternating, f32 `[256,256,256]` to `{0,1,2}` 0.31-0.34 of
+    /// `memcpy` -> 0.48, to `{0,2,1}` 0.32-0.38 -> 0.41-0.46, f32 `[1024,128,128]` to `{0,1,2}` 0.30-0.32 -> 0.41-0.46,
+    /// u8 `[1024,65536]` transposed 0.21 -> 0.31-0.35, bf16 `[256,131072]` 0.29-0.32 -> 0.31-0.33. The Xeon and Zen
+    /// 4 ran such rows faster through the second level's tiles (`l1tiles::start` says what was measured): theirs
+    /// keep them.
+    pub(crate) const fn l1_tiles_a_way_apart(&self) -> bool {
+        self.amd && self.large_first_level()
+    }
+
     /// Whether a transpose of 4-byte units whose source rows of `row` bytes lie evenly apart on lines goes in bands
     /// of lines (`lines`) where those take it, rather than through the first level's tiles (`l1tiles`): with a
     /// first-level cache of 48 KiB or more, for rows longer than 4 KiB whose bands (32 rows) fill at most a quarter

@@ -293,7 +293,8 @@ fn batches_prefetch_the_next_repetition() {
 /// f32 source rows a multiple of a way of the second-level cache apart (4 KiB with a 64 KiB 16-way L2) go through
 /// the second-level tile, the others (64 bytes more apart) through the first level's; bytes the same, but through
 /// the first level's (staged, see the next test) where the destination rows lie a multiple of a way apart too (a
-/// 3-D full reversal).
+/// 3-D full reversal). With the caches of AMD's CPUs with a first level of 48 KiB (Zen 5's class), every one of them
+/// through the first level's (`Caches::l1_tiles_a_way_apart`).
 #[test]
 fn rows_a_way_apart_keep_the_second_level_tile() {
     let tiny = Caches { l1: 32 << 10, l1_ways: 8, l2: 64 << 10, l2_ways: 16, last: 2 << 20, amd: false };
@@ -311,6 +312,22 @@ fn rows_a_way_apart_keep_the_second_level_tile() {
             let took = moved(&TAKEN, a, b, &pairs, w, 0);
             if Level::get() >= Level::Avx2 {
                 assert_eq!(took, taken, "{a}");
+            }
+        }
+    });
+    // AMD with a first level of 48 KiB (Zen 5's class, with this small second level): every one of them.
+    let amd = Caches { l1: 48 << 10, l1_ways: 12, amd: true, ..tiny };
+    scoped(&OVERRIDE, Some(amd), || {
+        for (a, b) in [
+            ("f32[256,1024]", "f32[256,1024]{0,1}"),
+            ("u8[256,4096]", "u8[256,4096]{0,1}"),
+            ("f32[32,16,64]{2,1,0}", "f32[32,16,64]{0,1,2}"),
+        ] {
+            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(b).unwrap());
+            let w = if a.starts_with("u8") { 1 } else { 4 };
+            let took = moved(&TAKEN, a, b, &pairs, w, 0);
+            if Level::get() >= Level::Avx2 {
+                assert!(took, "{a}: not through the first level's tiles");
             }
         }
     });

@@ -276,6 +276,7 @@ pub(super) fn transpose<E: Scalar>(
         ahead: caches.bands_ahead(nj * w, w),
         carry: caches.carries_pairs(),
         lines_first: caches.lines_first(nj * w),
+        way_apart: caches.l1_tiles_a_way_apart(),
         tall: caches.tall_byte_tiles(),
         short: caches.short_block(),
         way: caches.l2_way(),
