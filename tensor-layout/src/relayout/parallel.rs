@@ -56,8 +56,10 @@ pub fn relayout_parallel<Src: ViewLayout, Dst: ViewLayout, E: Scalar + Send + Sy
 
 /// [`relayout()`](super::relayout()) with up to `threads` threads (0 and 1: the calling thread only). The
 /// destination is cut along its most significant digit into contiguous parts of at least 1 MiB, one scoped
-/// thread each; a relayout the cut does not apply to (layouts without nesting digits, a destination whose
-/// major digit does not bound the rest) runs on the calling thread. The result is the same as
+/// thread each, each reading at least 128 bytes of each source run along the cut (fewer parts where the digit
+/// runs along the source's lines, as in a 3-D reversal); a relayout the cut does not apply to (layouts without
+/// nesting digits, a destination whose major digit does not bound the rest, or a cut whose parts would share
+/// the source's lines) runs on the calling thread. The result is the same as
 /// [`relayout()`](super::relayout())'s, padding included.
 ///
 /// ```
