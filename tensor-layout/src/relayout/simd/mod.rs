@@ -68,12 +68,9 @@
 //!   next group's block while one is read ([`Caches::short_block`]);
 //! - `k < l` destination rows: the inverse, deinterleaving `k` vectors into `k` rows (the lanes first put into
 //!   SSE2's order), every repetition of a chunk of source rows before the next chunk (the source is read in
-//!   order); up to four rows stored straight with ordinary stores, which the hardware prefetchers follow (see
-//!   [`zip::deinterleave`]), or, short rows that follow one another, gathered into one run in the scratch tile
-//!   and streamed out; on AMD's CPUs with a first level of 48 KiB or more, row pairs into a streamed destination
-//!   through a stage in the first level, each row's piece of a chunk streamed in whole lines and its last
-//!   partial line carried to the next piece ([`Caches::carries_pairs`]: bf16 `(2,1)` untiling from 0.61 of
-//!   `memcpy` to 0.90 on an AMD EPYC Zen 5); through the scratch tile for more.
+//!   order); up to four rows stored straight with ordinary stores, which the hardware prefetchers follow
+//!   ([`zip::deinterleave`]; row pairs streamed through a stage on AMD's with a 48 KiB L1, [`Caches::carries_pairs`]),
+//!   or short rows that follow one another gathered into one run in the scratch tile, streamed; more through it.
 //!
 //! Memory sees long runs on both sides: streaming stores scattered over many lines, or reads and writes that
 //! jump to another page every line, run at a fifth of the speed of long runs. What the blocks do not cover
@@ -113,6 +110,8 @@ mod drain;
 #[cfg(all(test, feature = "std"))]
 mod edges;
 mod few;
+#[cfg(all(test, feature = "std"))]
+mod interleaves;
 mod isa;
 mod l1tiles;
 #[cfg(all(test, feature = "std"))]
