@@ -427,6 +427,12 @@ mod tests {
         assert_eq!([256, (4 << 10) - 64, 4 << 10, 64 << 10].map(|r| c.bands_ahead(r, 2)), [false, false, true, true]);
         assert!(!c.bands_ahead(8 << 10, 1));
         assert_eq!([(4 << 10) + 64, 8 << 10, (8 << 10) + 64].map(|r| c.lines_first(r)), [true, true, false]);
+        // Its class alone carries row pairs through a stage and takes rows a way apart in the first level's tiles.
+        let rules = |c: Caches| (c.carries_pairs(), c.l1_tiles_a_way_apart());
+        assert_eq!(
+            [ZEN5, ZEN4, XEON, FALLBACK].map(rules),
+            [(true, true), (false, false), (false, false), (false, false)]
+        );
         // No third level: the second is the last; a small L2 gives a small scratch tile.
         let small = from_descriptors([(0x121, 0x01c0_003f, 0x3f), (0x143, 0x01c0_003f, 0x1ff)]);
         assert_eq!((small.last, small.scratch()), (256 << 10, 64 << 10));
