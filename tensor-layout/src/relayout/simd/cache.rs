@@ -188,7 +188,7 @@ impl Caches {
     /// (`zip::deinterleave`): both keep them. Under Miri too, whose caches are [`FALLBACK`]'s, so that its tests
     /// (tests/miri.rs) run the path.
     pub(crate) const fn carries_pairs(&self) -> bool {
-        (self.amd && self.large_first_level()) || cfg!(miri)
+        self.amd_large_first_level() || cfg!(miri)
     }
 
     /// Whether the first level's tiles of a transpose (`l1tiles`) take source rows that lie a multiple of a way of
@@ -201,7 +201,7 @@ impl Caches {
     /// 4 ran such rows faster through the second level's tiles (`l1tiles::start` says what was measured): theirs
     /// keep them.
     pub(crate) const fn l1_tiles_a_way_apart(&self) -> bool {
-        self.amd && self.large_first_level()
+        self.amd_large_first_level()
     }
 
     /// Whether a transpose of 4-byte units whose source rows of `row` bytes lie evenly apart on lines goes in bands
@@ -229,6 +229,12 @@ impl Caches {
     /// Lake, 12 ways) against 32 KiB (AMD's Zen 2 to 4, Intel's before, 8 ways).
     const fn large_first_level(&self) -> bool {
         self.l1 >= 48 << 10
+    }
+
+    /// AMD's CPUs with a first-level cache of 48 KiB or more (Zen 5's class): where scattered streaming stores
+    /// outrun ordinary ones and rows a second-level way apart go best through the first level's tiles.
+    const fn amd_large_first_level(&self) -> bool {
+        self.amd && self.large_first_level()
     }
 
     /// Bytes of a way of the second-level cache: lines this far apart (or a multiple) share a set, and so do the

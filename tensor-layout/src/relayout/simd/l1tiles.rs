@@ -64,10 +64,11 @@ const FEW_ROWS: usize = 32;
 
 /// The first source row, from `lo`, of the tiles of [`tiles`] over rows `lo .. hi` and `fj` units of `b`:
 /// `None` unless `b` streams `W`-byte units of 1, 2, 4 or 16 to [`SIDE`] bytes, the source rows do not lie a
-/// multiple of a way of the second-level cache apart (but where [`Block::way_apart`] takes them), every destination row lies a multiple of 64 bytes from the
-/// others (4-byte units: or of 32, from source rows that lie a multiple of 64 bytes apart), the rows before the
-/// first whole line are a multiple of the register block's `L` (and of the units; units of 32 bytes and more whose
-/// runs never start on a line start at `lo`), and at least a whole tile each way follows.
+/// multiple of a way of the second-level cache apart (unless [`Block::way_apart`]), every destination row lies a
+/// multiple of 64 bytes from the others (4-byte units: or of 32, from source rows that lie a multiple of 64 bytes
+/// apart), the rows before the first whole line are a multiple of the register block's `L` (and of the units;
+/// units of 32 bytes and more whose runs never start on a line start at `lo`), and at least a whole tile each way
+/// follows.
 #[inline(always)]
 pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -> Option<usize> {
     // Source rows a multiple of a way of the L2 apart share its sets, where the next tile's prefetched lines evict
