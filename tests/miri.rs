@@ -456,6 +456,17 @@ fn small_transposes_of_odd_sizes() {
     round_trip::<u32>(&["f32[2,37,29]{2,1,0}", "f32[2,37,29]{1,2,0}"]);
 }
 
+/// Batches of transposes larger than the scratch tile (8 KiB under Miri) into destination rows of 64 bytes or more
+/// that follow one another off lines: through it whole in two groups of destination rows (`whole::groups`, on every
+/// CPU under Miri), edges included, the last register block of each group overlapping the one before (f64 and f32
+/// both ways; bytes into rows of 300 bytes, back into rows of 40, too short).
+#[test]
+fn larger_transposes_in_groups() {
+    round_trip::<u64>(&["f64[2,33,41]{2,1,0}", "f64[2,33,41]{1,2,0}"]);
+    round_trip::<u32>(&["f32[2,67,40]{2,1,0}", "f32[2,67,40]{1,2,0}"]);
+    round_trip::<u8>(&["u8[2,300,40]{2,1,0}", "u8[2,300,40]{1,2,0}"]);
+}
+
 #[test]
 fn copies_and_streaming_stores() {
     // Under Miri, 1 KiB and more stream: whole copies, block copies, interleaves.

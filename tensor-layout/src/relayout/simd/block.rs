@@ -90,6 +90,9 @@ pub(super) struct Block {
     /// Whether row pairs deinterleave through carried lines where the destination streams
     /// ([`Caches::carries_pairs`](super::cache::Caches::carries_pairs)).
     pub(super) carry: bool,
+    /// Whether blocks larger than the scratch tile go through it whole in groups of destination rows
+    /// ([`Caches::whole_groups`](super::cache::Caches::whole_groups)).
+    pub(super) groups: bool,
     /// Whether 4-byte units whose source rows lie evenly apart on lines go in bands of lines rather than the first
     /// level's tiles ([`Caches::lines_first`](super::cache::Caches::lines_first) for rows of `nj` units).
     pub(super) lines_first: bool,
@@ -277,6 +280,7 @@ mod tests {
             band: 0,
             ahead: false,
             carry: false,
+            groups: false,
             lines_first: false,
             way_apart: false,
             tall: false,

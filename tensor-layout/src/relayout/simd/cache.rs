@@ -191,6 +191,16 @@ impl Caches {
         self.amd_large_first_level() || cfg!(miri)
     }
 
+    /// Whether transposes larger than the scratch tile whose destination rows follow one another off lines go
+    /// through it whole in groups of destination rows (`whole::groups`), rather than tile by tile, each
+    /// destination row written in pieces carried from one tile to the next: on AMD's CPUs with a first-level cache
+    /// of 48 KiB or more (measured on an AMD EPYC Zen 5: `whole` says what). On an Intel Xeon whole blocks of 237 KB
+    /// ran slower than the tiles (`whole::WHOLE_MAX`): it keeps them, as Zen 4 does, not measured. Under Miri too,
+    /// whose caches are [`FALLBACK`]'s, so that its tests (tests/miri.rs) run the path.
+    pub(crate) const fn whole_groups(&self) -> bool {
+        self.amd_large_first_level() || cfg!(miri)
+    }
+
     /// Whether the first level's tiles of a transpose (`l1tiles`) take source rows that lie a multiple of a way of
     /// the second level apart, which share its sets (pow2 3-D reversals, transposes of rows of 64 KiB): on AMD's
     /// CPUs with a first-level cache of 48 KiB or more. There the alternatives (bands of lines, the second level's
@@ -433,11 +443,12 @@ mod tests {
         assert_eq!([256, (4 << 10) - 64, 4 << 10, 64 << 10].map(|r| c.bands_ahead(r, 2)), [false, false, true, true]);
         assert!(!c.bands_ahead(8 << 10, 1));
         assert_eq!([(4 << 10) + 64, 8 << 10, (8 << 10) + 64].map(|r| c.lines_first(r)), [true, true, false]);
-        // Its class alone carries row pairs through a stage and takes rows a way apart in the first level's tiles.
-        let rules = |c: Caches| (c.carries_pairs(), c.l1_tiles_a_way_apart());
+        // Its class alone carries row pairs through a stage, takes rows a way apart in the first level's tiles and
+        // large blocks whole in groups.
+        let rules = |c: Caches| (c.carries_pairs(), c.l1_tiles_a_way_apart(), c.whole_groups());
         assert_eq!(
             [ZEN5, ZEN4, XEON, FALLBACK].map(rules),
-            [(true, true), (false, false), (false, false), (false, false)]
+            [(true, true, true), (false, false, false), (false, false, false), (false, false, false)]
         );
         // No third level: the second is the last; a small L2 gives a small scratch tile.
         let small = from_descriptors([(0x121, 0x01c0_003f, 0x3f), (0x143, 0x01c0_003f, 0x1ff)]);

@@ -12,7 +12,7 @@ use super::cache::{Caches, OVERRIDE};
 use super::isa::{Level, CAP};
 use super::l1tiles::TAKEN;
 use super::levels::{both, levels, scoped};
-use super::whole::WHOLE;
+use super::whole::{GROUPED, WHOLE};
 use crate::view::Scalar;
 
 /// Small transposes of odd sizes (some units past the whole register blocks) go through the scratch tile whole,
@@ -75,6 +75,51 @@ fn batches_of_larger_transposes_do_their_edges_one_by_one() {
             assert_eq!(ONE_BY_ONE.with(|t| t.get()) - before, batches * 2 * 5 * levels, "{a}");
         }
     });
+}
+
+/// With the caches of an AMD CPU whose first level holds 48 KiB (a 32 KiB scratch tile here), blocks larger than
+/// the scratch tile whose destination rows of 64 bytes or more follow one another off lines go through it whole in
+/// groups of destination rows (`whole::groups`), edges or not, in batches: every slot right at every
+/// level, streaming or not, off lines, both directions, the repetitions that went in groups counted. Not with an
+/// Intel CPU's caches, nor alone, nor into rows on lines or shorter than 64 bytes, nor in more than four groups, nor
+/// where groups would read fewer than 128 bytes of each source row of a block beyond twice the scratch tile.
+#[test]
+fn larger_blocks_go_whole_in_groups_with_a_large_first_level() {
+    let levels = levels().count();
+    let amd = Caches { l1: 48 << 10, l1_ways: 12, l2: 128 << 10, l2_ways: 8, last: 2 << 20, amd: true };
+    let intel = Caches { amd: false, ..amd };
+    assert_eq!((amd.scratch(), amd.whole_groups(), intel.whole_groups()), (32 << 10, true, false));
+    // The directions that go in groups (1: one of them, 2: both), and the repetitions of each that do: the first
+    // of a batch with edges runs alone (`kernels::one_by_one`), and alone through the tiles.
+    for (caches, a, b, directions, reps) in [
+        // Two groups each way; back from bf16, groups reading 130 bytes of each source row.
+        (amd, "f32[3,93,91]{2,1,0}", "f32[3,93,91]{1,2,0}", 2, 2),
+        (amd, "bf16[3,131,171]{2,1,0}", "bf16[3,131,171]{1,2,0}", 2, 2),
+        (amd, "f64[3,67,71]{2,1,0}", "f64[3,67,71]{1,2,0}", 2, 2),
+        // One transpose alone, three groups each way: nothing prefetches its source, the tiles take it.
+        (amd, "f32[100,200]", "f32[100,200]{0,1}", 0, 1),
+        // Groups reading 75 bytes of each source row of a 45 KB block, and back into rows of 150 bytes.
+        (amd, "u8[3,300,150]{2,1,0}", "u8[3,300,150]{1,2,0}", 2, 2),
+        // No edges; back into rows of 384 bytes, on lines.
+        (amd, "f32[3,100,96]{2,1,0}", "f32[3,100,96]{1,2,0}", 1, 3),
+        // Four groups of 75 rows; back, groups reading 100 bytes of each source row of a 120 KB block.
+        (amd, "f32[2,100,300]{2,1,0}", "f32[2,100,300]{1,2,0}", 1, 2),
+        // Into rows of 40 bytes; back, two groups reading 20 bytes of each row of a 40 KB block.
+        (amd, "u8[3,40,1000]{2,1,0}", "u8[3,40,1000]{1,2,0}", 1, 2),
+        (amd, "f32[3,96,96]{2,1,0}", "f32[3,96,96]{1,2,0}", 0, 3),
+        (intel, "f32[3,93,91]{2,1,0}", "f32[3,93,91]{1,2,0}", 0, 3),
+        // Groups reading 90 to 100 bytes of each source row of an 81 KB block.
+        (amd, "u8[3,300,270]{2,1,0}", "u8[3,300,270]{1,2,0}", 0, 3),
+        // Five groups; back into rows of 1,600 bytes, on lines.
+        (amd, "f32[2,100,400]{2,1,0}", "f32[2,100,400]{1,2,0}", 0, 2),
+    ] {
+        scoped(&OVERRIDE, Some(caches), || {
+            let before = GROUPED.with(|t| t.get());
+            both(a, b);
+            // Five runs each way (`both`), at each level.
+            assert_eq!(GROUPED.with(|t| t.get()) - before, directions * 5 * levels * reps, "{a} with {caches:?}");
+        });
+    }
 }
 
 /// The tiles take a transpose's last source rows (where the destination rows lie off 32-byte boundaries) and units

@@ -78,7 +78,8 @@
 //! whole block fits in the scratch tile: there the last blocks each way overlap the ones before, and the tile
 //! holds every unit of the repetition before it streams out ([`whole`]: batches of byte transposes of `371 x 197`
 //! from 0.22-0.24 of `memcpy` to 0.59-0.67, AMD EPYC Zen 4; blocks of at most 128 KiB whose repetitions do not
-//! continue one another's destination runs). Repetitions that do (the quads and row pairs of sub-tiles across a
+//! continue one another's destination runs; on AMD's with a 48 KiB L1, larger ones into rows that follow one
+//! another off lines, in groups of rows). Repetitions that do (the quads and row pairs of sub-tiles across a
 //! dimension the source does not keep together), into runs off lines, share a line of each destination row with
 //! the next: that line, their seam, is transposed from both and streamed out whole ([`seams`]), the kernels
 //! taking the rows between (u8 into `(32,128)(4,1)` tiles from 0.44-0.48 of `memcpy` to 0.78-0.85, Intel Xeon).
@@ -137,6 +138,7 @@ use walk::Walk;
 
 pub(super) use few::Few;
 pub(super) use out::stream_copy;
+pub(super) use whole::leaves_edges;
 
 /// The store fence that orders streaming stores.
 #[inline]
@@ -187,15 +189,6 @@ const CLOSE_REPS: usize = 4096;
 /// chunk.
 pub(super) fn apart(bytes: isize) -> bool {
     bytes.unsigned_abs() > CLOSE_REPS
-}
-
-/// Whether the tiles' register blocks take a transpose of `ni x nj` units of `w` bytes (at least a lane's units
-/// each way) and leave units past them (`ni` or `nj` not a multiple of a lane's units): the edges that [`whole`]
-/// takes, or that the portable loops do. (The interleaves of fewer rows than a lane's units cover their rows
-/// whole.)
-pub(super) fn leaves_edges(ni: usize, nj: usize, w: usize) -> bool {
-    let l = (16 / w.max(1)).max(1);
-    ni >= l && nj >= l && (!ni.is_multiple_of(l) || !nj.is_multiple_of(l))
 }
 
 /// The longest source rows (bytes) whose last units past a multiple of a lane the tiles take rather than the bands
@@ -274,6 +267,7 @@ pub(super) fn transpose<E: Scalar>(
         band: caches.band_rows(w),
         ahead: caches.bands_ahead(nj * w, w),
         carry: caches.carries_pairs(),
+        groups: caches.whole_groups(),
         lines_first: caches.lines_first(nj * w),
         way_apart: caches.l1_tiles_a_way_apart(),
         tall: caches.tall_byte_tiles(),
@@ -448,12 +442,10 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         unsafe { straight::straight::<W>(b) };
         return (ni, nj);
     }
-    if whole::fits::<W>(b) {
-        // Every unit of each repetition at once, one by one, the next one's source prefetched as each streams out.
-        for k in 0..b.reps.n {
-            // SAFETY: repetition `k` of the caller's block; `fits` holds for it as for the block.
-            unsafe { whole::whole::<I, W, L>(isa, &b.rep(k), b.next_source(k)) };
-        }
+    let groups = whole::groups::<W>(b);
+    if groups > 0 {
+        // SAFETY: the caller's block, whose groups these are.
+        unsafe { whole::each::<I, W, L>(isa, avx2, b, groups) };
         (ni, nj)
     } else if b.tiled(L) {
         let (fi, fj) = (ni / L * L, nj / L * L);
