@@ -21,10 +21,10 @@
 //! follow one another off lines come here too, edges or not, in groups of destination rows: each group's units
 //! from every source row, its destination one run streamed whole, where the tiles wrote each destination row in
 //! pieces, a line carried from one to the next (AMD EPYC Zen 5, rule switched in one build, pairs' medians over
-//! three rounds: f32 `[229,371,197]{2,1,0}` to `{1,2,0}` 0.44 of `memcpy` -> 0.62-0.65, `[229,372,196]` 0.43 ->
-//! 0.61-0.70, bf16 `[229,700,197]` 0.30 -> 0.62-0.67, u8 `[229,1500,197]` 0.29 -> 0.51, `[300,474,1106]` 0.40 ->
-//! 0.52, bf16 `[200,474,500]` 0.38 -> 0.67, u8 `[2000,9000]` transposed 0.36 -> 0.47; groups smaller than the
-//! scratch tile ran slower, each reading every source row again).
+//! three rounds: f32 `[229,371,197]{2,1,0}` to `{1,2,0}` 0.41 of `memcpy` -> 0.64, back 0.39 -> 0.67,
+//! `[229,372,196]` 0.45 -> 0.63, bf16 `[229,700,197]` 0.31 -> 0.62, u8 `[229,1500,197]` 0.31 -> 0.50,
+//! `[300,474,1106]` 0.42 -> 0.55, bf16 `[200,474,500]` 0.37 -> 0.67, u8 `[156,785,548]{1,2,0}` to `{2,1,0}` 0.24 ->
+//! 0.59; groups smaller than the scratch tile ran slower, each reading every source row again).
 #![allow(unsafe_code)]
 
 #[cfg(all(test, feature = "std"))]
@@ -116,7 +116,7 @@ const GROUPS_MAX: usize = 4;
 /// The fewest bytes of each source row a group reads where the block's source is not within the caches: groups
 /// reading 64 and 86 bytes of each row (u8 `[16,4001,4000]{2,1,0}` to `{1,2,0}`, bf16 `[16,3001,1000]`) ran at
 /// half the speed of the tiles, lines read from memory again for each; 129 and 130 bytes (f32 `[8,2000,2001]`,
-/// u8 `[2000,9000]` transposed) at their speed or faster (AMD EPYC Zen 5).
+/// u8 `[2000,9000]` transposed, in more groups than [`GROUPS_MAX`] allows) at their speed or faster (AMD EPYC Zen 5).
 const GROUP_READ_MIN: usize = 128;
 
 /// The largest block [`whole`] takes (bytes). Larger blocks' edges are a small share of them, and the general
