@@ -81,7 +81,7 @@ fn batches_of_larger_transposes_do_their_edges_one_by_one() {
 /// the scratch tile whose destination rows of 64 bytes or more follow one another off lines go through it whole in
 /// groups of destination rows (`whole::groups`), edges or not, in batches: every slot right at every
 /// level, streaming or not, off lines, both directions, the repetitions that went in groups counted. Not with an
-/// Intel CPU's caches, nor alone, nor into rows on lines or shorter than 64 bytes, nor in more than four groups, nor
+/// Intel CPU's caches, nor alone, nor into rows on lines or shorter than 64 bytes, nor in more than eight groups, nor
 /// where groups would read fewer than 128 bytes of each source row of a block beyond twice the scratch tile.
 #[test]
 fn larger_blocks_go_whole_in_groups_with_a_large_first_level() {
@@ -111,8 +111,11 @@ fn larger_blocks_go_whole_in_groups_with_a_large_first_level() {
         (intel, "f32[3,93,91]", 0, 3),
         // Groups reading 90 to 100 bytes of each source row of an 81 KB block.
         (amd, "u8[3,300,270]", 0, 3),
-        // Five groups; back into rows of 1,600 bytes, on lines.
-        (amd, "f32[2,100,400]", 0, 2),
+        // Eight groups of 81 rows reading 300 bytes of each source row; back, eight groups reading 48 bytes of each
+        // row of a 240 KB block.
+        (amd, "f32[2,100,600]", 1, 2),
+        // Nine groups; back, ten.
+        (amd, "f32[2,100,700]", 0, 2),
     ] {
         let (a, b) = match shape.matches(',').count() {
             1 => (format!("{shape}{{1,0}}"), format!("{shape}{{0,1}}")),

@@ -107,11 +107,17 @@ const GROUP_ROW_MAX: usize = 8 << 10;
 /// 0.60 -> 0.54), rows of 197 bytes faster (u8 `[229,1500,197]{1,2,0}` to `{2,1,0}` 0.39 -> 0.50; AMD EPYC Zen 5).
 const GROUP_ROW_MIN: usize = 64;
 
-/// The most groups [`whole`] takes a block in: blocks within about the second level (four scratch tiles). Single
-/// transposes of many megabytes ran slower in hundreds of groups (f64 `[429,19528]` transposed 0.62 of `memcpy` ->
-/// 0.49, pred `[36751,1826]` 0.43 -> 0.35; u8 `[901,246,302]{2,1,0}` to `{0,2,1}` faster, 0.38 -> 0.51, AMD EPYC
-/// Zen 5).
-const GROUPS_MAX: usize = 4;
+/// The most groups [`whole`] takes a block in: blocks within about twice the second level (eight scratch tiles).
+/// Single transposes of many megabytes ran slower in hundreds of groups (f64 `[429,19528]` transposed 0.62 of
+/// `memcpy` -> 0.49, pred `[36751,1826]` 0.43 -> 0.35; u8 `[901,246,302]{2,1,0}` to `{0,2,1}` faster, 0.38 -> 0.51).
+/// Batches in five to eight groups ran faster than in the tiles, the limit switched from four to eight in one
+/// build, three rounds alternating, medians, each way (`{2,1,0}` to `{1,2,0}`, then back): f32 `[60,1500,197]` 0.50
+/// -> 0.69 and 0.40 -> 0.63, bf16 `[50,1500,400]` 0.38 -> 0.59 and 0.38 -> 0.64, u8 `[40,1300,1300]` 0.42 -> 0.56
+/// and 0.44 -> 0.51, bf16 `[40,1000,900]` 0.51 -> 0.62 and 0.45 -> 0.62, f32 `[40,900,420]` 0.56 -> 0.63 and 0.47
+/// -> 0.69, f64 `[60,500,300]` back 0.58 -> 0.69. f64 one way moved within the noise: `[60,500,300]` 0.71 -> 0.59 in
+/// three rounds, 0.57 -> 0.61 in five more, `[40,700,300]` (seven groups reading 336 bytes of each row) 0.64 -> 0.53
+/// and 0.67 -> 0.64, back 0.55 -> 0.62. Sixteen groups no faster (AMD EPYC Zen 5).
+const GROUPS_MAX: usize = 8;
 
 /// The fewest bytes of each source row a group reads where the block's source is not within the caches: groups
 /// reading 64 and 86 bytes of each row (u8 `[16,4001,4000]{2,1,0}` to `{1,2,0}`, bf16 `[16,3001,1000]`) ran at
