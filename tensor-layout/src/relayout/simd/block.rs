@@ -96,6 +96,9 @@ pub(super) struct Block {
     /// Whether 4-byte units whose source rows lie evenly apart on lines go in bands of lines rather than the first
     /// level's tiles ([`Caches::lines_first`](super::cache::Caches::lines_first) for rows of `nj` units).
     pub(super) lines_first: bool,
+    /// Whether bands of lines take source rows a multiple of 64 bytes apart
+    /// ([`Caches::bands_on_lines`](super::cache::Caches::bands_on_lines) for `w`-byte units).
+    pub(super) bands_on_lines: bool,
     /// Whether the first level's tiles take source rows a multiple of [`way`](Block::way) apart
     /// ([`Caches::l1_tiles_a_way_apart`](super::cache::Caches::l1_tiles_a_way_apart)).
     pub(super) way_apart: bool,
@@ -158,7 +161,7 @@ impl Block {
     /// Whether the repetitions continue one another's destination runs: more than one, and each repetition's
     /// destination row starts where the one before's (of `ni` units of `w` bytes) ends, as the quads of a
     /// `(4,1)`/`(2,1)` sub-tiled row do. Such blocks go through the tiles with their shared lines joined
-    /// ([`super::seams`]), never whole ([`super::whole::fits`]).
+    /// ([`super::seams`]), never whole ([`super::whole::groups`]).
     #[inline(always)]
     pub(super) fn reps_continue_runs(&self, w: usize) -> bool {
         self.reps.n > 1 && self.reps.dst == (self.ni * w) as isize
@@ -282,6 +285,7 @@ mod tests {
             carry: false,
             groups: false,
             lines_first: false,
+            bands_on_lines: true,
             way_apart: false,
             tall: false,
             short: 0,

@@ -201,6 +201,21 @@ impl Caches {
         self.amd_large_first_level() || cfg!(miri)
     }
 
+    /// Whether bands of lines (`lines`) take a transpose of `w`-byte units whose source rows lie a multiple of 64
+    /// bytes apart: not 8-byte units on AMD's CPUs with a first-level cache of 48 KiB or more, which go through the
+    /// tiles. On an AMD EPYC Zen 5 the bands ran f64 transposes from such rows at half the tiles' speed, and from
+    /// rows off lines at up to 1.5 times it. The rule switched by an environment variable in one build, three rounds
+    /// alternating, medians: f64 `[3000,2896]` and `[3000,2904]` transposed 0.48 of `memcpy` -> 0.69 and 0.53,
+    /// `[4000,4200]` 0.37 -> 0.69, `[4200,4000]` 0.46 -> 0.73, `[5000,1600]` 0.44 -> 0.65, `[65536,128]` 0.52 ->
+    /// 0.75, `[40000,200]` 0.68 -> 0.81, batches `[50,600,280]{2,1,0}` to `{1,2,0}` 0.34 -> 0.68, `[64,400,328]` 0.31
+    /// -> 0.63, `[200,600,128]` 0.60 -> 0.74; `[2048,4096]` and `[8,1000,1000]` the same either way; rows 8 to 56
+    /// bytes off lines kept in bands, `[3000,2897]`, `[3000,2900]`, `[3000,2901]`, `[5000,1604]` at 0.86-1.06
+    /// against 0.60-0.67 through the tiles. 4-byte units the bands ran as fast as the tiles either way (f32
+    /// `[3000,5008]`, `[4096,4096]`), and keep them. The Xeon and Zen 4 keep their bands, not measured so.
+    pub(crate) const fn bands_on_lines(&self, w: usize) -> bool {
+        w != 8 || !self.amd_large_first_level()
+    }
+
     /// Whether the first level's tiles of a transpose (`l1tiles`) take source rows that lie a multiple of a way of
     /// the second level apart, which share its sets (pow2 3-D reversals, transposes of rows of 64 KiB): on AMD's
     /// CPUs with a first-level cache of 48 KiB or more. There the alternatives (bands of lines, the second level's
@@ -450,6 +465,9 @@ mod tests {
             [ZEN5, ZEN4, XEON, FALLBACK].map(rules),
             [(true, true, true), (false, false, false), (false, false, false), (false, false, false)]
         );
+        // And it alone keeps 8-byte units from source rows on lines out of the bands of lines.
+        let on_lines = |c: Caches| [4, 8].map(|w| c.bands_on_lines(w));
+        assert_eq!([ZEN5, ZEN4, XEON, FALLBACK].map(on_lines), [[true, false], [true; 2], [true; 2], [true; 2]]);
         // No third level: the second is the last; a small L2 gives a small scratch tile.
         let small = from_descriptors([(0x121, 0x01c0_003f, 0x3f), (0x143, 0x01c0_003f, 0x1ff)]);
         assert_eq!((small.last, small.scratch()), (256 << 10, 64 << 10));

@@ -116,7 +116,7 @@ pub(super) fn start<const W: usize, const L: usize>(b: &Block, lo: usize, hi: us
 
 /// The tiles of a transpose over source rows `lo .. hi` (a multiple of `L` rows, from [`start`]) and `fj` units
 /// (at least `L`; past a multiple of `L`, the last block of the last tile ends at its last unit and a last tile of
-/// fewer than `L` units starts `L` before the end, over units before them, as in [`super::tiles`]), in register
+/// fewer than `L` units starts `L` before the end, over units before them, as in [`super::tiles()`]), in register
 /// blocks of `L` rows and `L * I::LANES` units (SSE2's `L x L` before the first column at which the rows' loads
 /// are aligned, and past the last whole block).
 ///

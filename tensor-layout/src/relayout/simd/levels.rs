@@ -17,6 +17,7 @@ use super::super::{execute, kernels};
 use super::cache::{Caches, OVERRIDE, XEON, ZEN4, ZEN5};
 use super::isa::{Level, CAP};
 use super::l1tiles::{STAGED, TAKEN, TALL};
+use super::lines::BANDS;
 use super::seams::JOINED;
 use super::tiles::THEN;
 use crate::axes::{Axes, Side};
@@ -127,7 +128,7 @@ pub(super) fn both_at(a: &str, b: &str, runs: &[(bool, usize)]) {
 }
 
 /// Relayouts `a` into `b` streaming at the widest level the CPU runs, both slices `skew` elements into larger
-/// buffers (units of `w` bytes: 1, 2 or 4), checking every slot; whether the thread-local count `key` moved.
+/// buffers (units of `w` bytes: 1, 2, 4 or 8), checking every slot; whether the thread-local count `key` moved.
 pub(super) fn moved(
     key: &'static LocalKey<Cell<usize>>,
     a: &str,
@@ -140,7 +141,8 @@ pub(super) fn moved(
     let wrong = match w {
         1 => run::<u8>(a, b, pairs, Level::get(), true, skew),
         2 => run::<u16>(a, b, pairs, Level::get(), true, skew),
-        _ => run::<u32>(a, b, pairs, Level::get(), true, skew),
+        4 => run::<u32>(a, b, pairs, Level::get(), true, skew),
+        _ => run::<u64>(a, b, pairs, Level::get(), true, skew),
     };
     assert!(wrong.is_none(), "{}", wrong.unwrap_or_default());
     key.with(|t| t.get()) > before
@@ -439,6 +441,31 @@ fn long_f32_rows_go_in_bands_where_the_first_level_is_large() {
             let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(&b).unwrap());
             if Level::get() >= Level::Avx2 {
                 assert_eq!(moved(&TAKEN, a, &b, &pairs, 4, 0), tiles, "{a} with {caches:?}");
+            }
+            both(a, &b);
+        });
+    }
+}
+
+/// Transposes of 8-byte units whose source rows lie a multiple of 64 bytes apart go through the tiles rather than
+/// bands of lines with an AMD EPYC Zen 5's caches (`Caches::bands_on_lines`); rows 32 bytes off lines keep the
+/// bands there, and rows on lines keep them with an Intel Xeon's caches, as 4-byte units do with both. Every slot
+/// checked, every level the CPU runs, streaming or not, several skews, both directions.
+#[test]
+fn wide_units_from_rows_on_lines_leave_the_bands_on_zen5() {
+    for (caches, a, w, banded) in [
+        (ZEN5, "f64[576,520]", 8, false),
+        (ZEN5, "f64[576,516]", 8, true),
+        (XEON, "f64[576,520]", 8, true),
+        (ZEN5, "f32[576,1040]", 4, true),
+    ] {
+        scoped(&OVERRIDE, Some(caches), || {
+            let b = format!("{a}{{0,1}}");
+            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(&b).unwrap());
+            if Level::get() >= Level::Avx2 {
+                for skew in [0, 16 / w] {
+                    assert_eq!(moved(&BANDS, a, &b, &pairs, w, skew), banded, "{a} with {caches:?}, skew {skew}");
+                }
             }
             both(a, &b);
         });

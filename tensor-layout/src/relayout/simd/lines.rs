@@ -115,6 +115,8 @@ pub(super) fn span<const W: usize>(b: &Block, lo: usize, hi: usize, fj: usize) -
 /// (tests/zero-cost/compare.py checks that none is).
 #[target_feature(enable = "avx2")]
 pub(super) unsafe fn bands<const W: usize, const L: usize>(avx2: Avx2, b: &Block, span: Bands, fj: usize) {
+    #[cfg(all(test, feature = "std"))]
+    BANDS.with(|t| t.set(t.get() + 1));
     // SAFETY: the caller's contract; each run length is `run(W, span.tight)`.
     unsafe {
         match (span.tight, W) {
@@ -255,3 +257,9 @@ unsafe fn band_lines<const W: usize>(
         }
     }
 }
+
+#[cfg(all(test, feature = "std"))]
+std::thread_local!(
+    /// Calls of [`bands`] on this thread (tests that reach it).
+    pub(super) static BANDS: core::cell::Cell<usize> = const { core::cell::Cell::new(0) }
+);

@@ -269,6 +269,7 @@ pub(super) fn transpose<E: Scalar>(
         carry: caches.carries_pairs(),
         groups: caches.whole_groups(),
         lines_first: caches.lines_first(nj * w),
+        bands_on_lines: caches.bands_on_lines(w),
         way_apart: caches.l1_tiles_a_way_apart(),
         tall: caches.tall_byte_tiles(),
         short: caches.short_block(),
@@ -468,7 +469,9 @@ unsafe fn plan<I: Isa, const W: usize, const L: usize>(isa: I, avx2: Option<Avx2
         // f32 `[45056,371]` transposed ran at 0.27, 0.23 and 0.52 of `memcpy` so, against 0.46, 0.53 and 0.84 for
         // `[671104,96]`, `[1342208,24]` and `[45056,368]`, AMD EPYC Zen 4). The bands keep long rows, where that
         // line is a small share of each.
-        let bands = (W == 4 || W == 8) && full.is_some() && !alone;
+        // Not from source rows on lines where [`Caches::bands_on_lines`] says so (8-byte units on Zen 5's class).
+        let on_lines = b.bands_on_lines || !b.g.si0.unsigned_abs().is_multiple_of(64);
+        let bands = (W == 4 || W == 8) && full.is_some() && !alone && on_lines;
         let cols = if bands && nj * W > SHORT_ROWS { fj } else { nj };
         // Whole bands stream a destination line at a time ([`lines`], with AVX2's blocks only: 1- and 2-byte
         // units it does not speed up, and SSE2 alone is rare); the rows before and after them, and blocks that do

@@ -24,7 +24,7 @@ pub(super) fn fits<const W: usize>(b: &Block) -> bool {
     W >= 16 && !b.stream
 }
 
-/// Every unit of every repetition of `b`, copied straight (its blocks inside transposed, [`unit`]), source row by
+/// Every unit of every repetition of `b`, copied straight (its blocks inside transposed, [`unit()`]), source row by
 /// source row.
 ///
 /// # Safety
