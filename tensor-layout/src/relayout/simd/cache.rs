@@ -161,7 +161,7 @@ impl Caches {
     /// Whether the tiles of a transpose of `w`-byte units whose source rows are `row` bytes long prefetch the source
     /// a band ahead, into the second-level cache, row by row and a share at each step of the band before, rather
     /// than each row of the band being read the prefetch distance ahead, into the first level: with a first-level
-    /// cache under 48 KiB, and on AMD's CPUs for units wider than a byte and rows of a first-level way (4 KiB) or
+    /// cache under 48 KiB, and on AMD's CPUs for units of 2 and 4 bytes and rows of a first-level way (4 KiB) or
     /// more. Rows of a band a multiple of 4 KiB apart share a set of the first level, where 8 ways hold few of
     /// their prefetched lines; the second level takes the next band whole, read in order along each row. On an AMD
     /// EPYC Zen 4 (32 KiB, 8 ways) the 27 transposes of the sweep ran 12% faster so (geometric mean, three runs
@@ -172,9 +172,15 @@ impl Caches {
     /// one build, three runs of the sweep alternating: f32 `[3000,5000]` transposed 0.57-0.61 -> 0.64-0.70, f32 into
     /// `{0,1:T(8,128)}` 0.65 -> 0.72 (pairs' medians); with every row a band ahead, batches of short rows ran slower
     /// (u8 `[4096,128,128]` to `{1,2,0}` 0.82 -> 0.64, f32 `[4096,64,64]` 0.90 -> 0.77), and byte units gained
-    /// nothing (u8 `[7000,9000]` transposed 0.44-0.55 either way).
+    /// nothing (u8 `[7000,9000]` transposed 0.44-0.55 either way). Nor did 8-byte units, whose tiles ran faster
+    /// reading each row ahead into the first level (the rule switched for them by an environment variable in one
+    /// build, three rounds alternating, medians): f64 `[2000,4000]` transposed 0.67 -> 0.78, `[2800,3000]` 0.66 ->
+    /// 0.74, `[3000,2898]` 0.67 -> 0.76, `[1000,8000]` 0.66 -> 0.71, `[300,27600]` 0.51 -> 0.63, back from
+    /// `[27595,304]{0,1}` 0.49 -> 0.74, batches `[50,600,280]` to `{1,2,0}` 0.70 -> 0.79, into `{0,1:T(8,128)}`
+    /// from `[10873,771]` 0.48 -> 0.55; within the noise `[2048,4096]` 0.70 and 0.68, `[256,256,128]` to `{0,1,2}`
+    /// 0.63 and 0.60, `[4096,128,16]` 0.62 and 0.60. 16-byte units, not measured, go as 8-byte ones do.
     pub(crate) const fn bands_ahead(&self, row: usize, w: usize) -> bool {
-        !self.large_first_level() || (self.amd && w > 1 && row >= self.l1_way())
+        !self.large_first_level() || (self.amd && (w == 2 || w == 4) && row >= self.l1_way())
     }
 
     /// Whether the deinterleaves of row pairs (untiling `(2,1)` tiles) into a streamed destination write each
@@ -456,7 +462,7 @@ mod tests {
         assert_eq!((c.scratch(), c.prefetch(), c.stream_from()), (256 << 10, 3 << 10, 8 << 20));
         assert_eq!([1, 2, 4, 8, 16].map(|w| c.band_rows(w)), [64; 5]);
         assert_eq!([256, (4 << 10) - 64, 4 << 10, 64 << 10].map(|r| c.bands_ahead(r, 2)), [false, false, true, true]);
-        assert!(!c.bands_ahead(8 << 10, 1));
+        assert!(!c.bands_ahead(8 << 10, 1) && c.bands_ahead(8 << 10, 4) && !c.bands_ahead(8 << 10, 8));
         assert_eq!([(4 << 10) + 64, 8 << 10, (8 << 10) + 64].map(|r| c.lines_first(r)), [true, true, false]);
         // Its class alone carries row pairs through a stage, takes rows a way apart in the first level's tiles and
         // large blocks whole in groups.

@@ -398,8 +398,9 @@ fn rows_a_first_level_way_apart_go_through_the_stage() {
 /// lines of the scratch rows (64 source rows for bytes, 32 for bf16; `Caches::band_rows`), and for an AMD EPYC
 /// Zen 4's (32 KiB 8-way L1), whose bands fill half lines (32 rows for bytes, 16 for bf16), streaming or not; the
 /// 32-row tiles of `(32,128)(32,1)` in two bands of 16 rows (both directions each). With an AMD EPYC Zen 5's
-/// (48 KiB L1 of 12 ways, 1 MiB L2, `AuthenticAMD`), the Xeon's bands, and source rows of 4 KiB or more a band
-/// ahead into the second level (`Caches::bands_ahead`): every width, whole bands and a partial one.
+/// (48 KiB L1 of 12 ways, 1 MiB L2, `AuthenticAMD`), the Xeon's bands, and source rows of 2- and 4-byte units of
+/// 4 KiB or more a band ahead into the second level (`Caches::bands_ahead`): every width, whole bands and a partial
+/// one.
 #[test]
 fn transposes_in_bands_of_whole_lines() {
     let xeon = XEON;

@@ -24,8 +24,8 @@
 //!   (blocks stacked so that a band fills whole lines of the scratch rows, with at most [`Caches::band_rows`]
 //!   rows), each row prefetched the prefetch distance ahead of its reads: prefetching a whole band at once
 //!   evicted the band being read (f64 transposes ran at 0.7 of `memcpy` that way, 0.9 prefetching ahead of the
-//!   reads). With a first-level cache under 48 KiB, and on AMD's CPUs for rows of 4 KiB or more of units wider
-//!   than a byte, the next band is prefetched instead, into the second level, row by row, a share at each step of
+//!   reads). With a first-level cache under 48 KiB, and on AMD's CPUs for rows of 4 KiB or more of units of 2
+//!   and 4 bytes, the next band is prefetched instead, into the second level, row by row, a share at each step of
 //!   the band being read ([`Caches::bands_ahead`]). Repetitions close
 //!   together in the source (the next tile along) run band by band; repetitions far apart (a batch of small
 //!   transposes) one by one, the kernel that ends one prefetching the next one's source ([`Block::then`]: read
