@@ -214,10 +214,11 @@ impl Caches {
     /// alternating, medians: f64 `[3000,2896]` and `[3000,2904]` transposed 0.48 of `memcpy` -> 0.69 and 0.53,
     /// `[4000,4200]` 0.37 -> 0.69, `[4200,4000]` 0.46 -> 0.73, `[5000,1600]` 0.44 -> 0.65, `[65536,128]` 0.52 ->
     /// 0.75, `[40000,200]` 0.68 -> 0.81, batches `[50,600,280]{2,1,0}` to `{1,2,0}` 0.34 -> 0.68, `[64,400,328]` 0.31
-    /// -> 0.63, `[200,600,128]` 0.60 -> 0.74; `[2048,4096]` and `[8,1000,1000]` the same either way; rows 8 to 56
-    /// bytes off lines kept in bands, `[3000,2897]`, `[3000,2900]`, `[3000,2901]`, `[5000,1604]` at 0.86-1.06
-    /// against 0.60-0.67 through the tiles. 4-byte units the bands ran as fast as the tiles either way (f32
-    /// `[3000,5008]`, `[4096,4096]`), and keep them. The Xeon and Zen 4 keep their bands, not measured so.
+    /// -> 0.63, `[200,600,128]` 0.60 -> 0.74; `[2048,4096]` and `[8,1000,1000]` the same either way. Rows 8, 32 and
+    /// 40 bytes off lines keep the bands, which ran them faster than the tiles (`[3000,2897]`, `[3000,2900]`,
+    /// `[3000,2901]`, `[5000,1604]` at 0.86-1.06 against 0.60-0.67); so do 4-byte units, which the bands ran as fast
+    /// as the tiles from rows on lines (f32 `[3000,5008]`, `[4096,4096]`). The Xeon and Zen 4 keep their bands, not
+    /// measured so.
     pub(crate) const fn bands_on_lines(&self, w: usize) -> bool {
         w != 8 || !self.amd_large_first_level()
     }
