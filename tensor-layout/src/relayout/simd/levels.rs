@@ -426,26 +426,33 @@ fn transposes_in_bands_of_whole_lines() {
     }
 }
 
+/// Transposes `a` into `a{0,1}` for each `(caches, a, w, taken)` of `rows` (units of `w` bytes) with those caches:
+/// at AVX2 and above, whether the thread-local count `key` moved is `taken`, at each of `skews` (in bytes) with
+/// every slot checked; then both directions at every level the CPU runs, streaming or not, at several skews.
+fn counted_transposes(key: &'static LocalKey<Cell<usize>>, rows: &[(Caches, &str, usize, bool)], skews: &[usize]) {
+    for &(caches, a, w, taken) in rows {
+        scoped(&OVERRIDE, Some(caches), || {
+            let b = format!("{a}{{0,1}}");
+            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(&b).unwrap());
+            if Level::get() >= Level::Avx2 {
+                for &skew in skews {
+                    let moved = moved(key, a, &b, &pairs, w, skew / w);
+                    assert_eq!(moved, taken, "{a} with {caches:?}, skew {skew} bytes");
+                }
+            }
+            both(a, &b);
+        });
+    }
+}
+
 /// Transposes of 4-byte units whose source rows lie evenly apart on lines and are 4 to 16 KiB long go in bands of
 /// lines with an Intel Xeon's caches (48 KiB L1, 2 MiB L2: `Caches::lines_first`), through the first level's tiles
 /// with an AMD EPYC Zen 4's; rows off lines (4,100 bytes) keep those tiles with both. Every slot checked, every
 /// level the CPU runs, streaming or not, at several skews, both directions.
 #[test]
 fn long_f32_rows_go_in_bands_where_the_first_level_is_large() {
-    let xeon = XEON;
-    let zen4 = ZEN4;
-    for (caches, a, tiles) in
-        [(xeon, "f32[576,1040]", false), (zen4, "f32[576,1040]", true), (xeon, "f32[576,1025]", true)]
-    {
-        scoped(&OVERRIDE, Some(caches), || {
-            let b = format!("{a}{{0,1}}");
-            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(&b).unwrap());
-            if Level::get() >= Level::Avx2 {
-                assert_eq!(moved(&TAKEN, a, &b, &pairs, 4, 0), tiles, "{a} with {caches:?}");
-            }
-            both(a, &b);
-        });
-    }
+    let rows = [(XEON, "f32[576,1040]", 4, false), (ZEN4, "f32[576,1040]", 4, true), (XEON, "f32[576,1025]", 4, true)];
+    counted_transposes(&TAKEN, &rows, &[0]);
 }
 
 /// Transposes of 8-byte units whose source rows lie a multiple of 64 bytes apart go through the tiles rather than
@@ -454,23 +461,13 @@ fn long_f32_rows_go_in_bands_where_the_first_level_is_large() {
 /// checked, every level the CPU runs, streaming or not, several skews, both directions.
 #[test]
 fn wide_units_from_rows_on_lines_leave_the_bands_on_zen5() {
-    for (caches, a, w, banded) in [
+    let rows = [
         (ZEN5, "f64[576,520]", 8, false),
         (ZEN5, "f64[576,516]", 8, true),
         (XEON, "f64[576,520]", 8, true),
         (ZEN5, "f32[576,1040]", 4, true),
-    ] {
-        scoped(&OVERRIDE, Some(caches), || {
-            let b = format!("{a}{{0,1}}");
-            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(&b).unwrap());
-            if Level::get() >= Level::Avx2 {
-                for skew in [0, 16 / w] {
-                    assert_eq!(moved(&BANDS, a, &b, &pairs, w, skew), banded, "{a} with {caches:?}, skew {skew}");
-                }
-            }
-            both(a, &b);
-        });
-    }
+    ];
+    counted_transposes(&BANDS, &rows, &[0, 16]);
 }
 
 /// Byte transposes of at least 256 source rows go through first-level tiles of 256 rows with an Intel Xeon's
@@ -479,24 +476,14 @@ fn wide_units_from_rows_on_lines_leave_the_bands_on_zen5() {
 /// and of 192 rows after the first).
 #[test]
 fn byte_tiles_are_taller_where_the_first_level_is_large() {
-    let xeon = XEON;
-    let zen4 = ZEN4;
-    for (caches, a, w, tall) in [
-        (xeon, "u8[320,640]", 1, true),
-        (xeon, "u8[448,640]", 1, true),
-        (xeon, "bf16[320,640]", 2, false),
-        (zen4, "u8[320,640]", 1, false),
-        (xeon, "f32[320,640]", 4, false),
-    ] {
-        scoped(&OVERRIDE, Some(caches), || {
-            let b = format!("{a}{{0,1}}");
-            let pairs = reference(&ArrayShape::parse(a).unwrap(), &ArrayShape::parse(&b).unwrap());
-            if Level::get() >= Level::Avx2 {
-                assert_eq!(moved(&TALL, a, &b, &pairs, w, 0), tall, "{a} with {caches:?}");
-            }
-            both(a, &b);
-        });
-    }
+    let rows = [
+        (XEON, "u8[320,640]", 1, true),
+        (XEON, "u8[448,640]", 1, true),
+        (XEON, "bf16[320,640]", 2, false),
+        (ZEN4, "u8[320,640]", 1, false),
+        (XEON, "f32[320,640]", 4, false),
+    ];
+    counted_transposes(&TALL, &rows, &[0]);
 }
 
 /// Streaming transposes into destination rows whose runs do not start on a line (rows 1,200 or 1,100 bytes
