@@ -80,7 +80,7 @@ fn batch(axes: &Axes, region: &Region, size: usize, budget: usize) -> Option<usi
     let mut one = *region;
     one.hi[d] = one.lo[d] + 1;
     let banded = bands(axes, &one, size, budget, 2).is_some_and(|(e, _)| shared(axes, &one, e, size));
-    (region_bytes(axes, &one, size) > 2 * budget && banded).then_some(d)
+    (region_bytes(axes, &one, size) > 2 * budget && keeps_runs(axes, region, &one, size) && banded).then_some(d)
 }
 
 /// The dimension outermost in the source of a region that does not go through the stage, where one index of it
@@ -109,7 +109,8 @@ fn one_by_one<E>(axes: &Axes, region: &Region, io: &Io<'_, '_, E>) -> Option<usi
     let mut one = *region;
     one.hi[d] = one.lo[d] + 1;
     let staged = |one: &Region| stage_plan(axes, one, size, io).is_some() || one_by_one(axes, one, io).is_some();
-    (region_bytes(axes, &one, size) > 2 * STAGE_BYTES && staged(&one)).then_some(d)
+    let large = region_bytes(axes, &one, size) > 2 * STAGE_BYTES;
+    (large && keeps_runs(axes, region, &one, size) && staged(&one)).then_some(d)
 }
 
 /// Whether the boxes of `region` (elements of `size` bytes) share bands across dimension `d`: another dimension
@@ -248,7 +249,7 @@ fn within_outer<E>(axes: &Axes, region: &Region, size: usize, io: &Io<'_, '_, E>
         (first.lo[e], first.hi[e]) = (region.lo[e], region.lo[e] + 1);
         (last.lo[e], last.hi[e]) = (region.hi[e] - 1, region.hi[e]);
     };
-    if plan.outers == 0 || gathers(axes, &first, size) >= 8 {
+    if plan.outers == 0 || gathers(axes, &first, size) >= 8 || !keeps_runs(axes, region, &first, size) {
         return None;
     }
     let band = &axes.axes[d];
@@ -312,18 +313,29 @@ fn bands(axes: &Axes, region: &Region, size: usize, budget: usize, least: usize)
     // tiles of `[24966,64,42]` in the orders `{0,1,2}` and `{2,1,0}` went as 4-byte block copies at 0.02 of
     // `memcpy`; in bands of 256 rows (runs of 64 quads), u8 `[13421,5000]{1,0:T(32,128)(4,1)}` to `{0,1}` ran
     // at 0.28, whole at 0.45 (AMD EPYC Zen 4).
-    let (src, dst) = runs(axes, region, size);
     let most = (2 * budget).max(block.saturating_mul(row));
     while h < extent(d) && h.saturating_mul(row) <= most {
         let mut band = *region;
         band.hi[d] = band.lo[d] + h;
-        let cut = runs(axes, &band, size);
-        if cut.0 >= src.min(KEPT_RUN_BYTES) && cut.1 >= dst.min(KEPT_RUN_BYTES) {
+        if keeps_runs(axes, region, &band, size) {
             return Some((d, h));
         }
         h = h.saturating_mul(2);
     }
     None
+}
+
+/// Whether the kernels' runs ([`runs`]) over `part` of `region` (a band, or one index of a dimension) are as long
+/// as over the whole region on both sides, or at least [`KEPT_RUN_BYTES`]: whether cutting `region` into such
+/// parts leaves the kernels their runs. One index of the dimension a transpose's destination runs follow leaves it
+/// none: bf16 `[95,468,748]{2,1,0:T(8,128)(2,1)}` to `{0,2,1}` (runs of 95 elements in the destination) went one
+/// index of the first dimension at a time ([`batch`]), element by element, at 0.03 of `memcpy`, whole at 0.60
+/// (u8 `[95,468,1496]` out of `(8,128)(4,1)` 0.04 -> 0.47; Intel Xeon with 2 MiB of L2, one build each, random seed
+/// 302 of `relayout_random`).
+fn keeps_runs(axes: &Axes, region: &Region, part: &Region, size: usize) -> bool {
+    let (src, dst) = runs(axes, region, size);
+    let cut = runs(axes, part, size);
+    cut.0 >= src.min(KEPT_RUN_BYTES) && cut.1 >= dst.min(KEPT_RUN_BYTES)
 }
 
 /// The runs (bytes) a band may cut the kernels' runs down to (see [`bands`]): four lines.
@@ -505,6 +517,14 @@ mod tests {
 
     #[test]
     fn bands_do_not_cut_the_kernels_runs_short() {
+        // bf16 out of `(8,128)(2,1)` tiles into `{0,2,1}`: the destination's runs follow dimension 0, the batches
+        // (95 elements), and one batch (700 KB, more than twice the budget) would leave the kernels runs of one
+        // element: the batches do not go one by one, nor in bands of one.
+        let (axes, region) = nests("bf16[95,468,748]{2,1,0:T(8,128)(2,1)}", "bf16[95,468,748]{0,2,1}");
+        assert_eq!(runs(&axes, &region, 2).1, 95 * 2);
+        assert_eq!(runs(&axes, &first_band(&region, 0, 1), 2), (2, 2));
+        assert_eq!(batch(&axes, &region, 2, 256 << 10), None);
+        assert_eq!(bands(&axes, &region, 2, 256 << 10, 2), None);
         // u8 quads between `(8,128)(4,1)` tiles of two orders: the source runs are a tile's two groups of 128
         // quads (1,024 bytes), the destination's the 42 quads of dimension 2, its most minor (168 bytes), which
         // is also the source's outermost: every band across it would cut them.
