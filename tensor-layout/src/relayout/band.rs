@@ -27,8 +27,9 @@
 use core::mem::size_of;
 
 use super::io::{Io, Region};
-use super::nest::{boxes, gathers, runs};
+use super::nest::{boxes, gathers};
 use super::stage::{run, staged, top_run, Plan, MAX_OUTER, PAGE, STAGE_BYTES};
+use super::tails::{in_order, keeps_runs};
 use crate::axes::{Axes, Piece, MAX_DIGITS};
 use crate::view::Scalar;
 
@@ -61,8 +62,8 @@ fn in_bands<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, '_, E>, bud
         return Plan::across(d, 1).each_band(region, |one| in_bands(axes, one, io, budget));
     }
     match bands(axes, region, size, budget, 2).filter(|&(d, _)| shared(axes, region, d, size)) {
-        Some((d, h)) => Plan::across(d, h).each_band(region, |band| boxes(axes, band, io)),
-        None => boxes(axes, region, io),
+        Some((d, h)) => Plan::across(d, h).each_band(region, |band| in_order(axes, band, io)),
+        None => in_order(axes, region, io),
     }
 }
 
@@ -288,7 +289,7 @@ fn outermost(axes: &Axes, region: &Region) -> Option<usize> {
 /// Where a region is at least `least` boxes and larger than twice `budget` bytes (the source a band reads at most):
 /// the dimension outermost in the source and the band's height (a multiple of the dimension's top digit: whole
 /// tiles of both sides), or `None`; `None` too where every band short enough to stay in the cache would cut the
-/// kernels' runs ([`runs`]) below the whole region's or [`KEPT_RUN_BYTES`].
+/// kernels' runs ([`runs`](super::nest::runs)) below the whole region's or four lines ([`keeps_runs`]).
 fn bands(axes: &Axes, region: &Region, size: usize, budget: usize, least: usize) -> Option<(usize, usize)> {
     let rank = axes.rank;
     let extent = |d: usize| region.hi[d].saturating_sub(region.lo[d]);
@@ -325,22 +326,6 @@ fn bands(axes: &Axes, region: &Region, size: usize, budget: usize, least: usize)
     None
 }
 
-/// Whether the kernels' runs ([`runs`]) over `part` of `region` (a band, or one index of a dimension) are as long
-/// as over the whole region on both sides, or at least [`KEPT_RUN_BYTES`]: whether cutting `region` into such
-/// parts leaves the kernels their runs. One index of the dimension a transpose's destination runs follow leaves it
-/// none: bf16 `[95,468,748]{2,1,0:T(8,128)(2,1)}` to `{0,2,1}` (runs of 95 elements in the destination) went one
-/// index of the first dimension at a time ([`batch`]), element by element, at 0.03 of `memcpy`, whole at 0.60
-/// (u8 `[95,468,1496]` out of `(8,128)(4,1)` 0.04 -> 0.47; Intel Xeon with 2 MiB of L2, one build each, random seed
-/// 302 of `relayout_random`).
-fn keeps_runs(axes: &Axes, region: &Region, part: &Region, size: usize) -> bool {
-    let (src, dst) = runs(axes, region, size);
-    let cut = runs(axes, part, size);
-    cut.0 >= src.min(KEPT_RUN_BYTES) && cut.1 >= dst.min(KEPT_RUN_BYTES)
-}
-
-/// The runs (bytes) a band may cut the kernels' runs down to (see [`bands`]): four lines.
-const KEPT_RUN_BYTES: usize = 256;
-
 /// The source bytes a band reads at most: a quarter of the second-level cache (as the transposes' scratch
 /// tile), at least 32 KiB. None on bare-metal targets (no data cache to keep a band in).
 fn band_bytes() -> Option<usize> {
@@ -353,13 +338,14 @@ fn band_bytes() -> Option<usize> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::axes::Side;
+    use crate::relayout::nest::runs;
     use tensor_layout_core::{ArrayShape, Slot};
 
     /// The loop nests of `a -> b` over the whole array.
-    fn nests(a: &str, b: &str) -> (Axes, Region) {
+    pub(in crate::relayout) fn nests(a: &str, b: &str) -> (Axes, Region) {
         let (a, b) = (ArrayShape::parse(a).unwrap(), ArrayShape::parse(b).unwrap());
         let (pa, pb) = (a.digit_plan().unwrap(), b.digit_plan().unwrap());
         let dims: std::vec::Vec<usize> = a.dims().iter().map(|d| d.size().unwrap() as usize).collect();
@@ -367,7 +353,7 @@ mod tests {
     }
 
     /// The first band of height `h` across dimension `d`.
-    fn first_band(region: &Region, d: usize, h: usize) -> Region {
+    pub(in crate::relayout) fn first_band(region: &Region, d: usize, h: usize) -> Region {
         let mut band = *region;
         band.hi[d] = band.lo[d] + h;
         band

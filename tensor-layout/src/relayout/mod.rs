@@ -58,6 +58,7 @@ mod simd;
 mod stage;
 mod staging;
 mod tables;
+mod tails;
 
 pub(crate) use crate::axes::{Axes, Side};
 pub(crate) use io::{Io, Region};
