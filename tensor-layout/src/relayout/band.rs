@@ -29,7 +29,7 @@ use core::mem::size_of;
 use super::io::{Io, Region};
 use super::nest::{boxes, gathers};
 use super::stage::{run, staged, top_run, Plan, MAX_OUTER, PAGE, STAGE_BYTES};
-use super::tails::{in_order, keeps_runs};
+use super::tails::{in_order, keeps_runs, kept_height};
 use crate::axes::{Axes, Piece, MAX_DIGITS};
 use crate::view::Scalar;
 
@@ -289,10 +289,9 @@ fn outermost(axes: &Axes, region: &Region) -> Option<usize> {
 /// Where a region is at least `least` boxes and larger than twice `budget` bytes (the source a band reads at most):
 /// the dimension outermost in the source and the band's height (a multiple of the dimension's top digit: whole
 /// tiles of both sides), or `None`; `None` too where every band short enough to stay in the cache would cut the
-/// kernels' runs ([`runs`](super::nest::runs)) below the whole region's or four lines ([`keeps_runs`]).
+/// kernels' runs ([`runs`](super::nest::runs)) below the whole region's or four lines ([`kept_height`]).
 fn bands(axes: &Axes, region: &Region, size: usize, budget: usize, least: usize) -> Option<(usize, usize)> {
     let rank = axes.rank;
-    let extent = |d: usize| region.hi[d].saturating_sub(region.lo[d]);
     let bytes = region_bytes(axes, region, size);
     if bytes <= 2 * budget {
         return None;
@@ -304,9 +303,6 @@ fn bands(axes: &Axes, region: &Region, size: usize, budget: usize, least: usize)
         return None;
     }
     let d = outermost(axes, region)?;
-    let block = axes.axes[d].bound[axes.axes[d].digits.max(1) - 1].max(1);
-    let row = (bytes / extent(d)).max(1);
-    let mut h = (budget / row / block).max(1).saturating_mul(block);
     // Taller bands where a band would cut short the runs the kernels move on either side (the dimension outermost
     // in the source can be the one the destination's runs follow), as long as a band stays within twice the
     // budget (or one block of the dimension): past that a band's source no longer waits in the cache for the
@@ -314,16 +310,7 @@ fn bands(axes: &Axes, region: &Region, size: usize, budget: usize, least: usize)
     // tiles of `[24966,64,42]` in the orders `{0,1,2}` and `{2,1,0}` went as 4-byte block copies at 0.02 of
     // `memcpy`; in bands of 256 rows (runs of 64 quads), u8 `[13421,5000]{1,0:T(32,128)(4,1)}` to `{0,1}` ran
     // at 0.28, whole at 0.45 (AMD EPYC Zen 4).
-    let most = (2 * budget).max(block.saturating_mul(row));
-    while h < extent(d) && h.saturating_mul(row) <= most {
-        let mut band = *region;
-        band.hi[d] = band.lo[d] + h;
-        if keeps_runs(axes, region, &band, size) {
-            return Some((d, h));
-        }
-        h = h.saturating_mul(2);
-    }
-    None
+    kept_height(axes, region, d, size, budget, true).map(|h| (d, h))
 }
 
 /// The source bytes a band reads at most: a quarter of the second-level cache (as the transposes' scratch

@@ -34,8 +34,7 @@ pub(super) fn in_order<E: Scalar>(axes: &Axes, region: &Region, io: &mut Io<'_, 
 fn tails(axes: &Axes, region: &Region, size: usize) -> Option<(usize, usize)> {
     let extent = |d: usize| region.hi[d].saturating_sub(region.lo[d]);
     let top = |d: usize| axes.axes[d].digits.max(1) - 1;
-    let bytes = (0..axes.rank).fold(size, |b, d| b.saturating_mul(extent(d)));
-    if bytes <= 2 * TAIL_BYTES {
+    if (0..axes.rank).fold(size, |b, d| b.saturating_mul(extent(d))) <= 2 * TAIL_BYTES {
         return None;
     }
     let inner = (0..axes.rank).find(|&e| axes.axes[e].digits > 0 && axes.axes[e].dst[0] == 1)?;
@@ -46,14 +45,32 @@ fn tails(axes: &Axes, region: &Region, size: usize) -> Option<(usize, usize)> {
     let d = (0..axes.rank)
         .filter(|&e| e != inner && extent(e) > 1)
         .max_by_key(|&e| axes.axes[e].dst[top(e)].unsigned_abs())?;
-    let block = axes.axes[d].bound[top(d)].max(1);
-    let row = (bytes / extent(d)).max(1);
-    let mut h = (TAIL_BYTES / row / block).max(1).saturating_mul(block);
-    while h < extent(d) && h.saturating_mul(row) <= 2 * TAIL_BYTES {
+    kept_height(axes, region, d, size, TAIL_BYTES, false).map(|h| (d, h))
+}
+
+/// The height of bands across dimension `d` of `region` (elements of `size` bytes) of about `bytes` bytes each: a
+/// multiple of the dimension's top digit (whole tiles of both sides), doubled until the bands keep the kernels'
+/// runs ([`keeps_runs`]), as long as a band stays within twice `bytes` (or, with `one_block`, one block of the
+/// dimension); `None` past that.
+pub(super) fn kept_height(
+    axes: &Axes,
+    region: &Region,
+    d: usize,
+    size: usize,
+    bytes: usize,
+    one_block: bool,
+) -> Option<usize> {
+    let extent = |e: usize| region.hi[e].saturating_sub(region.lo[e]);
+    let axis = &axes.axes[d];
+    let block = axis.bound[axis.digits.max(1) - 1].max(1);
+    let row = ((0..axes.rank).fold(size, |b, e| b.saturating_mul(extent(e))) / extent(d).max(1)).max(1);
+    let mut h = (bytes / row / block).max(1).saturating_mul(block);
+    let most = if one_block { (2 * bytes).max(block.saturating_mul(row)) } else { 2 * bytes };
+    while h < extent(d) && h.saturating_mul(row) <= most {
         let mut band = *region;
         band.hi[d] = band.lo[d] + h;
         if keeps_runs(axes, region, &band, size) {
-            return Some((d, h));
+            return Some(h);
         }
         h = h.saturating_mul(2);
     }
